@@ -1,0 +1,534 @@
+"""Frozen syntax-tree nodes of a rules file; every node carries the span it was read from.
+
+The parser builds these from one file (`File`); `resolve` folds a file and the files it
+`extends` into one `Program`, the effective rulebook that `check` analyses and `compile`
+binds to the engine. Nothing here knows about Lark.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+from attrs import frozen
+
+
+@frozen(order=True)
+class Span:
+    """A region of a source file: 1-based line and column, end exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, file: str, line: int = 1, column: int = 1) -> "Span":
+        return cls(file, line, column, line, column + 1)
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+# ---------------------------------------------------------------- values
+
+
+@frozen
+class Money:
+    """An amount of the game's currency, written `$200`."""
+
+    amount: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Count:
+    """A plain whole number: houses, turns, players, spaces."""
+
+    value: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Percent:
+    """A percentage, written `10%`."""
+
+    value: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Flag:
+    """`yes` or `no`."""
+
+    value: bool
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Word:
+    """A bare identifier used as a value, e.g. a setting's choice (`highest_roll`)."""
+
+    name: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Text:
+    """A quoted name or title."""
+
+    value: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Range:
+    """`3 to 8`: an inclusive range of counts."""
+
+    low: int
+    high: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Value = Union[Money, Count, Percent, Flag, Word, Text, Range]
+
+
+@frozen
+class Name:
+    """An identifier naming a rule, setting, option or parameter."""
+
+    name: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+# ---------------------------------------------------------------- amounts
+
+
+@frozen
+class PercentOfWorth:
+    """`10% of worth`: a share of the player's total worth (cash, printed prices, buildings)."""
+
+    percent: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Amount = Union[Money, PercentOfWorth]
+
+# ---------------------------------------------------------------- board and equipment
+
+
+@frozen
+class Cite:
+    """`cite "file", "section"`: where a rule comes from."""
+
+    source: str
+    section: str
+    span: Span = attrs.field(eq=False)
+
+
+@frozen
+class SpaceDecl:
+    """One space of the board, in board order.
+
+    kind is one of: go, street, railroad, utility, tax, cards, jail, go_to_jail, plain.
+    Properties (street, railroad, utility) have a group, a price and a mortgage value.
+    rents: streets list unimproved, 1..N houses, hotel; railroads list one rent per
+    number owned in the group; utilities list one dice multiplier per number owned.
+    """
+
+    name: Text
+    kind: Name
+    group: Text | None = None
+    price: Money | None = None
+    mortgage: Money | None = None
+    house_cost: Money | None = None
+    hotel_cost: Money | None = None
+    rents: tuple[Money, ...] = ()
+    multipliers: tuple[Count, ...] = ()
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Board:
+    """`board:` followed by the spaces in order, the first one being position 0."""
+
+    spaces: tuple[SpaceDecl, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Die:
+    """`die "white" faces 1..6` with optional named faces: `face 1 named "Eye of Sauron"`."""
+
+    name: Text
+    faces: tuple[int, ...]
+    face_names: tuple[tuple[int, Text], ...] = ()
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Card:
+    """`card "CH01" "Advance to Go": <effects>` inside a deck."""
+
+    id: Text
+    title: Text
+    effects: tuple["Effect", ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Deck:
+    """`deck "Chance":` followed by its cards, top of the deck first."""
+
+    name: Text
+    cards: tuple[Card, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Rename:
+    """`rename space|group|deck "Old" to "New"` and `currency "Power"`."""
+
+    what: str
+    old: Text
+    new: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Currency:
+    """`currency "Power"`: the display name of money; amounts are still written `$N`."""
+
+    name: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+# ---------------------------------------------------------------- events
+
+
+@frozen
+class SpaceByName:
+    """A space named in quotes; several spaces may share a name (the three "Chance")."""
+
+    name: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class SpaceByKind:
+    """`a property`, `a street`, `a railroad`, `an unowned property`,
+    `a property owned by another player`, `a property owned by the player`.
+
+    kind: property, street, railroad, utility, tax, cards, ...; owner: None (any),
+    "nobody", "other" or "self".
+    """
+
+    kind: Name
+    owner: str | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+SpaceTarget = Union[SpaceByName, SpaceByKind]
+
+
+@frozen
+class Lands:
+    """`when a player lands on <space>`: the move ends on the space."""
+
+    target: SpaceTarget
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Passes:
+    """`when a player passes <space>`: a forward move crosses or ends on the space."""
+
+    target: SpaceTarget
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class RollsDoubles:
+    """`when a player rolls doubles` or `... rolls doubles 3 times in a row`."""
+
+    times: int | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class TurnStarts:
+    """`when a turn starts`."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class DieShows:
+    """`when a die shows "Eye of Sauron"`: a named face comes up."""
+
+    face: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows]
+
+# ---------------------------------------------------------------- conditions
+
+
+@frozen
+class Condition:
+    """`unless the owner is in jail`, `if the player is in jail`, `if option one_ring`.
+
+    subject: "player" or "owner" for `is in jail`; "option" with `name` set for options.
+    negated is True for `unless` and `is not`.
+    """
+
+    subject: str
+    test: str
+    negated: bool = False
+    name: Name | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+# ---------------------------------------------------------------- effects
+
+
+@frozen
+class Collect:
+    """`collect $200` (from the bank) or `collect $50 from each player`."""
+
+    amount: Money
+    source: str = "bank"  # "bank" | "each_player"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Pay:
+    """`pay $75` (to the bank) or `pay each player $50`."""
+
+    amount: Money
+    to: str = "bank"  # "bank" | "each_player"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class PayChoice:
+    """`pay $200 or 10% of worth`: the player chooses before the worth is computed."""
+
+    options: tuple[Amount, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class PayPerBuilding:
+    """`pay $25 per house, $100 per hotel` (repairs)."""
+
+    per_house: Money
+    per_hotel: Money
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class GoToJail:
+    """`go to jail`: straight to jail, passing nothing; the turn ends."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class AdvanceTo:
+    """`advance to "Boardwalk"`: move forward to the space, passing what lies between."""
+
+    space: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class AdvanceToNearest:
+    """`advance to the nearest railroad, rent x2` / `... utility, rent dice x10`.
+
+    rent_factor multiplies the rent due; dice_multiplier, when set, replaces a utility's
+    multiplier and the dice are thrown anew for the rent.
+    """
+
+    kind: Name
+    rent_factor: int = 1
+    dice_multiplier: int | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class MoveBy:
+    """`move back 3` (negative) or `move 3`: passing counts only going forward."""
+
+    spaces: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Draw:
+    """`draw from "Chance"`: take the top card, obey it, put it under the deck."""
+
+    deck: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class KeepJailCard:
+    """`keep to leave jail free`: the card is kept until used or sold, then goes back under."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class BuyOrAuction:
+    """`buy or auction`: the player may buy at the printed price, else the bank auctions it.
+
+    auction False for plain `buy` (declined lots stay with the bank).
+    """
+
+    auction: bool = True
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class PayRent:
+    """`pay rent` or `pay rent x2`: the owner collects the rent the space's scheme gives."""
+
+    factor: int = 1
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class RollAgain:
+    """`roll again`: the player rolls once more after this move."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Nothing:
+    """`nothing`: the rule states that the event has no effect (Free Parking)."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Effect = Union[
+    Collect,
+    Pay,
+    PayChoice,
+    PayPerBuilding,
+    GoToJail,
+    AdvanceTo,
+    AdvanceToNearest,
+    MoveBy,
+    Draw,
+    KeepJailCard,
+    BuyOrAuction,
+    PayRent,
+    RollAgain,
+    Nothing,
+]
+
+# ---------------------------------------------------------------- rules
+
+
+@frozen
+class Set:
+    """`set name = value`: a setting of the engine's vocabulary (see engine.settings)."""
+
+    name: Name
+    value: Value
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class When:
+    """`when <event> [if|unless <condition>]: <effect>, <effect>, ...`."""
+
+    event: Event
+    conditions: tuple[Condition, ...]
+    effects: tuple[Effect, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Statement = Union[Set, When]
+
+
+@frozen
+class Rule:
+    """`rule name:` with an optional cite, then settings and triggered effects.
+
+    override: None for a new rule, or "replace", "before", "after" (target names the
+    parent's rule that is replaced or placed against).
+    """
+
+    name: Name
+    cite: Cite | None
+    body: tuple[Statement, ...]
+    override: str | None = None
+    target: Name | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Remove:
+    """`remove rule name`: drop a rule the parent rulebook defines."""
+
+    name: Name
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Option:
+    """`option name "Title":` a block of items in force only when switched on."""
+
+    name: Name
+    title: Text | None
+    items: tuple["Item", ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Option, Cite]
+
+
+@frozen
+class Extends:
+    """`extends "file.rules"`, relative to the extending file."""
+
+    path: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class File:
+    """One parsed rules file: its header and its items in order."""
+
+    path: str
+    title: Text
+    extends: Extends | None
+    items: tuple[Item, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+# ---------------------------------------------------------------- the resolved rulebook
+
+
+@frozen
+class Program:
+    """The effective rulebook after `extends`, overrides, options and renames.
+
+    files lists every file read, the played one first. Board, decks and dice come from the
+    nearest file that declares them (a child's `board:` replaces the parent's). rules are in
+    force order; settings holds the top-level `set` items, later ones winning.
+    """
+
+    title: Text
+    files: tuple[str, ...]
+    board: Board | None
+    decks: tuple[Deck, ...]
+    dice: tuple[Die, ...]
+    rules: tuple[Rule, ...]
+    settings: tuple[Set, ...]
+    currency: Currency | None = None
+    options: tuple[str, ...] = ()

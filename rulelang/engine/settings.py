@@ -1,0 +1,119 @@
+"""The engine's vocabulary of settings: every name a rules file may `set`, its type and default.
+
+The checker reads SETTINGS to type-check `set` statements; `compile` folds them into one
+frozen `Settings` that the engine reads. A default is what the engine does when no rule in
+force sets the value.
+"""
+
+from __future__ import annotations
+
+import attrs
+from attrs import frozen
+
+
+@frozen
+class SettingSpec:
+    """One setting: its value type, default, bounds or choices, and what it controls."""
+
+    name: str
+    type: str  # "money" | "count" | "percent" | "flag" | "range" | "choice"
+    default: object
+    doc: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+def _s(name, type, default, doc, low=None, high=None, choices=()):
+    return SettingSpec(name, type, default, doc, low, high, tuple(choices))
+
+
+SETTINGS: dict[str, SettingSpec] = {
+    s.name: s
+    for s in (
+        _s("players", "range", (2, 8), "how many players may sit at the table", 1, 12),
+        _s("starting_cash", "money", 1500, "cash each player receives from the bank", 0),
+        _s("houses", "count", 32, "houses in the bank's supply", 0, 1000),
+        _s("hotels", "count", 12, "hotels in the bank's supply", 0, 1000),
+        _s("shuffle_decks", "flag", True, "shuffle every deck before the game"),
+        _s("first_player", "choice", "highest_roll", "who starts",
+           choices=("highest_roll", "first_seat")),
+        _s("auction_min_bid", "money", 1, "the lowest opening bid of an auction", 0),
+        _s("auction_cash_only", "flag", False,
+           "bids are paid in cash only: no mortgaging or selling to pay a bid"),
+        _s("rent_claim_window", "count", 2,
+           "rent is lost if not claimed before this many following players roll", 1, 12),
+        _s("full_group_rent", "percent", 100,
+           "rent of an unimproved lot whose owner holds the whole group", 0, 1000),
+        _s("full_group_counts_mortgaged", "flag", True,
+           "a mortgaged lot still counts toward the whole group for full_group_rent"),
+        _s("jail_card_tradable", "flag", True, "Get Out of Jail Free cards may be sold"),
+        _s("building_sale", "percent", 50, "share of the price the bank pays for a building", 0, 100),
+        _s("building_sale_even", "flag", True, "buildings are sold back evenly within a group"),
+        _s("jail_fine", "money", 50, "the fine that frees a player from jail", 0),
+        _s("jail_turns", "count", 3,
+           "turns a player may stay in jail; after the last failed roll, pay and move", 1, 20),
+        _s("jail_exit_doubles", "flag", True, "doubles rolled in jail free the player"),
+        _s("jail_pay_before_roll", "flag", True, "a jailed player may pay the fine before rolling"),
+        _s("building_requires_full_group", "flag", True, "houses only on a whole group"),
+        _s("building_even", "flag", True, "houses are built evenly within a group"),
+        _s("max_houses", "count", 4, "houses a lot may hold", 0, 20),
+        _s("houses_per_hotel", "count", 4,
+           "houses every lot of the group needs before a hotel", 1, 20),
+        _s("building_shortage_auction", "flag", False,
+           "buildings are auctioned when players want more than the bank has"),
+        _s("trading", "flag", True, "players may trade lots, cards and cash"),
+        _s("mortgage_interest", "percent", 10, "interest paid when lifting a mortgage", 0, 100),
+        _s("building_on_mortgaged", "choice", "forbidden",
+           "building on a group with a mortgaged lot: forbidden, or lift the lot first",
+           choices=("forbidden", "lift_first")),
+        _s("transfer_interest", "flag", True,
+           "a new owner of a mortgaged lot pays the interest at once"),
+        _s("bankruptcy_to_bank", "choice", "auction",
+           "what the bank does with a bankrupt player's lots",
+           choices=("auction", "keep")),
+        _s("winner", "choice", "last_player", "who wins when the game ends",
+           choices=("last_player", "richest")),
+        _s("loans", "flag", False, "players may lend to each other (never in the seeds)"),
+    )
+}
+
+
+@frozen
+class Settings:
+    """The settings in force for one game, typed and complete."""
+
+    players: tuple[int, int] = (2, 8)
+    starting_cash: int = 1500
+    houses: int = 32
+    hotels: int = 12
+    shuffle_decks: bool = True
+    first_player: str = "highest_roll"
+    auction_min_bid: int = 1
+    auction_cash_only: bool = False
+    rent_claim_window: int = 2
+    full_group_rent: int = 100
+    full_group_counts_mortgaged: bool = True
+    jail_card_tradable: bool = True
+    building_sale: int = 50
+    building_sale_even: bool = True
+    jail_fine: int = 50
+    jail_turns: int = 3
+    jail_exit_doubles: bool = True
+    jail_pay_before_roll: bool = True
+    building_requires_full_group: bool = True
+    building_even: bool = True
+    max_houses: int = 4
+    houses_per_hotel: int = 4
+    building_shortage_auction: bool = False
+    trading: bool = True
+    mortgage_interest: int = 10
+    building_on_mortgaged: str = "forbidden"
+    transfer_interest: bool = True
+    bankruptcy_to_bank: str = "auction"
+    winner: str = "last_player"
+    loans: bool = False
+
+
+assert set(attrs.fields_dict(Settings)) == set(SETTINGS), "Settings and SETTINGS disagree"
+assert all(getattr(Settings(), n) == s.default for n, s in SETTINGS.items())
