@@ -1,0 +1,591 @@
+"""Text to AST: `parse_text` turns one rules file into an `ast.File` or raises `RuleError(s)`.
+
+The only module that imports Lark. The LALR parser is built once per process and its tables
+are cached on disk by Lark (`cache=True`). Lark trees never leave this module: a transformer
+builds the frozen nodes of `rulelang.ast`, each with the span of its own text, and every
+Lark exception becomes a coded `RuleError` (worded by `rulelang.parse_errors`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from rulelang import ast, parse_errors
+from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
+
+__all__ = ["parse_text", "parse_file", "read_source"]
+
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
+_LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
+_MAX_FACES = 1000
+
+
+class _Indenter(Indenter):
+    """Python-style INDENT/DEDENT from the indentation after each newline."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types: list = []
+    CLOSE_PAREN_types: list = []
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+    path = "<string>"  # set by parse_text, for the spans of E004
+
+    def handle_NL(self, token):
+        # Lark's version raises a bare DedentError; ours says where.
+        yield token
+        indent_str = token.rsplit("\n", 1)[-1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        levels = list(self.indent_level)
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != self.indent_level[-1]:
+            line = token.end_line
+            span = ast.Span(self.path, line, 1, line, max(token.end_column, 2))
+            shown = ", ".join(str(n) for n in levels[:-1]) + f" or {levels[-1]}"
+            raise RuleError(
+                "E004", f"this line is indented by {indent}, which matches no enclosing block "
+                f"(indented by {shown})",
+                span, hint="indent the lines of a block by the same amount as its first line")
+
+
+class _SkipLayout:
+    """propagate_positions filter: a node's span ends at its last real token, not the newline.
+
+    Its repr is stable so that Lark's on-disk cache key does not change between runs.
+    """
+
+    def __call__(self, node) -> bool:
+        return not (isinstance(node, Token) and node.type in _LAYOUT)
+
+    def __repr__(self) -> str:
+        return "rulelang.parse._SkipLayout"
+
+
+_parser: Lark | None = None
+_indenter = _Indenter()
+
+
+def _get_parser() -> Lark:
+    global _parser
+    if _parser is None:
+        _parser = Lark(
+            _GRAMMAR.read_text(encoding="utf-8"),
+            parser="lalr",
+            lexer="contextual",
+            postlex=_indenter,
+            propagate_positions=_SkipLayout(),
+            maybe_placeholders=False,
+            cache=True,
+        )
+    return _parser
+
+
+def read_source(path: str) -> str:
+    """The text of a rules file; unreadable files and non-UTF-8 bytes become RuleError."""
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise RuleError("E401", f"'{path}' is a directory, not a rules file",
+                        ast.Span(path, 0, 0, 0, 0)) from None
+    except FileNotFoundError:
+        raise RuleError("E401", f"no such file '{path}'", ast.Span(path, 0, 0, 0, 0)) from None
+    except OSError as e:
+        raise RuleError("E401", f"cannot read '{path}': {e.strerror or e}",
+                        ast.Span(path, 0, 0, 0, 0)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise RuleError(
+            "E011", f"byte 0x{data[e.start]:02x} is not valid UTF-8",
+            ast.Span(path, line, column, line, column + 1),
+            hint="save the file as UTF-8 text") from None
+
+
+def parse_file(path: str) -> ast.File:
+    """Read and parse one rules file."""
+    return parse_text(read_source(path), str(path))
+
+
+def parse_text(text: str, path: str) -> ast.File:
+    """Parse the text of one rules file; `path` is recorded in every span."""
+    text = _normalize(text)
+    parser = _get_parser()
+    _indenter.path = path
+    try:
+        tree = parser.parse(text)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, path, parser) from None
+    builder = _Builder(path)
+    try:
+        result = builder.transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, (RuleError, RuleErrors)):
+            raise e.orig_exc from None
+        raise e.orig_exc from e  # a bug in the builder, not a user mistake
+    if len(builder.errors) == 1:
+        d = builder.errors[0]
+        raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
+    if builder.errors:
+        raise RuleErrors(builder.errors)
+    return result
+
+
+def _normalize(text: str) -> str:
+    # CRLF and a BOM are common in files saved on Windows; neither changes line numbers.
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
+# ---------------------------------------------------------------- Lark errors -> RuleError
+
+# Slips recognised by the parser state they leave (Lark's match_examples); see parse_errors.
+_EXAMPLES = {
+    "header": ["board:\n", 'rule r:\n  set a = 1\n', '"x"\n', "\n\nset a = 1\n"],
+    "one_word": ['rulebook "t"\nrule my rule:\n  set a = 1\n',
+                 'rulebook "t"\nreplace rule my rule:\n  set a = 1\n',
+                 'rulebook "t"\nbefore r rule my rule:\n  set a = 1\n',
+                 'rulebook "t"\nafter my r rule b:\n  set a = 1\n'],
+    "colon": ['rulebook "t"\nrule r\n  set a = 1\n', 'rulebook "t"\nboard\n',
+              'rulebook "t"\ndeck "D"\n', 'rulebook "t"\noption o\n',
+              'rulebook "t"\noption o "T"\n'],
+    "effects_colon": ['rulebook "t"\nrule r:\n  when a turn starts collect $1\n',
+                      'rulebook "t"\nrule r:\n  when a player lands on "X" pay rent\n',
+                      'rulebook "t"\nrule r:\n  when a player lands on a street pay rent\n',
+                      'rulebook "t"\nrule r:\n  when a die shows "X" pay rent\n',
+                      'rulebook "t"\nrule r:\n  when a player rolls doubles roll again\n',
+                      'rulebook "t"\nrule r:\n  when a turn starts if option o nothing\n'],
+}
+
+
+def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> RuleError:
+    expected = [(name, _literal(parser, name)) for name in _expected(e)]
+    if isinstance(e, UnexpectedCharacters):
+        line_text = text.splitlines()[e.line - 1] if e.line >= 1 else ""
+        span = ast.Span(path, e.line, e.column, e.line, e.column + 1)
+        return parse_errors.unexpected_character(
+            text[e.pos_in_stream], span, line_text[e.column - 1:], expected)
+    token = getattr(e, "token", None)
+    if not isinstance(e, UnexpectedToken) or token is None or token.type == "$END":
+        return parse_errors.unexpected_eof(_end_of_file(text, path), expected)
+    if token.type == "_NL":
+        span = ast.Span(path, token.line, token.column, token.line, token.column + 1)
+    elif token.type in ("_INDENT", "_DEDENT"):
+        span = ast.Span(path, token.end_line, token.end_column,
+                        token.end_line, token.end_column + 1)
+    else:
+        span = ast.Span(path, token.line, token.column, token.end_line, token.end_column)
+    try:
+        label = e.match_examples(parser.parse, _EXAMPLES, token_type_match_fallback=True)
+    except RuleError:  # pragma: no cover - the examples are well indented
+        label = None
+    finally:
+        _indenter.path = path
+    return parse_errors.unexpected_token(token.type, str(token), span, expected, label)
+
+
+def _expected(e: UnexpectedInput) -> list[str]:
+    if isinstance(e, UnexpectedToken):
+        names = e.accepts or e.expected
+    else:
+        names = getattr(e, "allowed", None) or getattr(e, "expected", None) or ()
+    return sorted(n for n in names if n != "COMMENT")
+
+
+def _literal(parser: Lark, name: str) -> str | None:
+    try:
+        pattern = parser.get_terminal(name).pattern
+    except KeyError:
+        return None
+    return pattern.value if pattern.type == "str" else None
+
+
+def _end_of_file(text: str, path: str) -> ast.Span:
+    lines = text.rstrip().splitlines() or [""]
+    line, column = len(lines), len(lines[-1]) + 1
+    return ast.Span(path, line, column, line, column + 1)
+
+
+# ---------------------------------------------------------------- tree -> AST
+
+
+class _RentMod:
+    """`rent x2` / `rent dice x10`, attached by `effects` to the preceding nearest-advance."""
+
+    def __init__(self, field: str, value: int, span: ast.Span):
+        self.field, self.value, self.span = field, value, span
+
+
+_UNITS = {"MONEY": ("money", "${n}"), "INT": ("a count", "{n}"),
+          "PERCENT": ("a percentage", "{n}%")}
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """One method per grammar alias; collects typed errors instead of stopping at the first."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+        self.errors: list = []
+
+    # -- helpers
+
+    def _span(self, meta) -> ast.Span:
+        return ast.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tspan(self, tok: Token) -> ast.Span:
+        return ast.Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _error(self, code, message, span, hint=None, notes=()):
+        self.errors.append(diagnostic(code, message, span, hint, notes))
+
+    def _text(self, tok: Token) -> ast.Text:
+        return ast.Text(tok.value[1:-1], self._tspan(tok))
+
+    def _name(self, tok: Token) -> ast.Name:
+        return ast.Name(tok.value, self._tspan(tok))
+
+    def _quantity(self, tok: Token, want: str, what: str) -> int:
+        """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
+        number = tok.value.lstrip("$").rstrip("%")
+        if tok.type != want:
+            unit, form = _UNITS[want]
+            self._error("E205", f"{what} is {unit}, found {_UNITS[tok.type][0]} '{tok.value}'",
+                        self._tspan(tok), hint=f"write '{form.format(n=number.lstrip('-'))}'")
+        return int(number)
+
+    def _money(self, tok: Token, what: str) -> ast.Money:
+        return ast.Money(self._quantity(tok, "MONEY", what), self._tspan(tok))
+
+    def _count(self, tok: Token, what: str) -> int:
+        return self._quantity(tok, "INT", what)
+
+    # -- file
+
+    def start(self, meta, ch):
+        title, rest = ch[0], ch[1:]
+        extends = rest.pop(0) if rest and isinstance(rest[0], ast.Extends) else None
+        return ast.File(self.path, title, extends, tuple(rest), self._span(meta))
+
+    def header(self, meta, ch):
+        return self._text(ch[0])
+
+    def extends(self, meta, ch):
+        return ast.Extends(self._text(ch[0]), self._span(meta))
+
+    # -- board
+
+    def board(self, meta, ch):
+        return ast.Board(tuple(ch), self._span(meta))
+
+    def space(self, meta, ch):
+        name, kind, attrs_ = self._text(ch[0]), self._name(ch[1]), ch[2:]
+        fields: dict = {}
+        first: dict = {}
+        for key, value, span in attrs_:
+            if key in fields:
+                self._error("E009", f"'{key}' is given twice for '{name.value}'", span,
+                           hint=f"keep one '{key}'", notes=[("first given here", first[key])])
+                continue
+            fields[key], first[key] = value, span
+        return ast.SpaceDecl(name, kind, span=self._span(meta), **fields)
+
+    def group(self, meta, ch):
+        return ("group", self._text(ch[0]), self._span(meta))
+
+    def price(self, meta, ch):
+        return ("price", self._money(ch[0], "a price"), self._span(meta))
+
+    def mortgage(self, meta, ch):
+        return ("mortgage", self._money(ch[0], "a mortgage value"), self._span(meta))
+
+    def house(self, meta, ch):
+        return ("house_cost", self._money(ch[0], "a house cost"), self._span(meta))
+
+    def hotel(self, meta, ch):
+        return ("hotel_cost", self._money(ch[0], "a hotel cost"), self._span(meta))
+
+    def rents(self, meta, ch):
+        return ("rents", tuple(self._money(t, "a rent") for t in ch), self._span(meta))
+
+    def multipliers(self, meta, ch):
+        return ("multipliers", tuple(ast.Count(int(t[1:]), self._tspan(t)) for t in ch),
+                self._span(meta))
+
+    # -- dice and decks
+
+    def die(self, meta, ch):
+        faces: list[int] = []
+        names: list[tuple[int, ast.Text]] = []
+        for part in ch[1:]:
+            if part[0] == "names":
+                names.append(part[1])
+            else:
+                faces.extend(part[1])
+        return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta))
+
+    def face_range(self, meta, ch):
+        low, high = int(ch[0]), int(ch[1])
+        if low > high:
+            self._error("E208", f"the face range {low}..{high} is empty", self._span(meta),
+                       hint=f"write the lowest face first: {high}..{low}")
+            return ("faces", ())
+        if high - low >= _MAX_FACES:
+            self._error("E208", f"a die has at most {_MAX_FACES} faces, "
+                       f"{low}..{high} gives {high - low + 1}", self._span(meta))
+            return ("faces", ())
+        return ("faces", tuple(range(low, high + 1)))
+
+    def face_one(self, meta, ch):
+        return ("faces", (int(ch[0]),))
+
+    def face_name(self, meta, ch):
+        return ("names", (int(ch[0]), self._text(ch[1])))
+
+    def deck(self, meta, ch):
+        return ast.Deck(self._text(ch[0]), tuple(ch[1:]), self._span(meta))
+
+    def card(self, meta, ch):
+        return ast.Card(self._text(ch[0]), self._text(ch[1]), ch[2], self._span(meta))
+
+    # -- rules
+
+    def _rule(self, meta, name, body, override=None, target=None):
+        cite, statements = None, []
+        for item in body:
+            if isinstance(item, ast.Cite):
+                if cite is None and not statements:
+                    cite = item
+                    continue
+                self._error("E013", "a rule has one cite, on its first line", item.span,
+                           hint="move the cite to the line after the rule header")
+                continue
+            statements.append(item)
+        return ast.Rule(self._name(name), cite, tuple(statements), override,
+                        target, self._span(meta))
+
+    def rule(self, meta, ch):
+        return self._rule(meta, ch[0], ch[1:])
+
+    def replace_rule(self, meta, ch):
+        return self._rule(meta, ch[0], ch[1:], "replace", self._name(ch[0]))
+
+    def before_rule(self, meta, ch):
+        return self._rule(meta, ch[1], ch[2:], "before", self._name(ch[0]))
+
+    def after_rule(self, meta, ch):
+        return self._rule(meta, ch[1], ch[2:], "after", self._name(ch[0]))
+
+    def remove(self, meta, ch):
+        return ast.Remove(self._name(ch[0]), self._span(meta))
+
+    def cite(self, meta, ch):
+        return ast.Cite(ch[0].value[1:-1], ch[1].value[1:-1], self._span(meta))
+
+    def set_stmt(self, meta, ch):
+        return ast.Set(self._name(ch[0]), ch[1], self._span(meta))
+
+    def money(self, meta, ch):
+        return ast.Money(int(ch[0][1:]), self._span(meta))
+
+    def count(self, meta, ch):
+        return ast.Count(int(ch[0]), self._span(meta))
+
+    def percent(self, meta, ch):
+        return ast.Percent(int(ch[0][:-1]), self._span(meta))
+
+    def yes(self, meta, ch):
+        return ast.Flag(True, self._span(meta))
+
+    def no(self, meta, ch):
+        return ast.Flag(False, self._span(meta))
+
+    def range(self, meta, ch):
+        return ast.Range(int(ch[0]), int(ch[1]), self._span(meta))
+
+    def word(self, meta, ch):
+        return ast.Word(ch[0].value, self._span(meta))
+
+    def text(self, meta, ch):
+        return ast.Text(ch[0].value[1:-1], self._span(meta))
+
+    def rename_space(self, meta, ch):
+        return ast.Rename("space", self._text(ch[0]), self._text(ch[1]), self._span(meta))
+
+    def rename_group(self, meta, ch):
+        return ast.Rename("group", self._text(ch[0]), self._text(ch[1]), self._span(meta))
+
+    def rename_deck(self, meta, ch):
+        return ast.Rename("deck", self._text(ch[0]), self._text(ch[1]), self._span(meta))
+
+    def currency(self, meta, ch):
+        return ast.Currency(self._text(ch[0]), self._span(meta))
+
+    def option(self, meta, ch):
+        title = self._text(ch[1]) if len(ch) > 1 and isinstance(ch[1], Token) else None
+        items = ch[2:] if title is not None else ch[1:]
+        return ast.Option(self._name(ch[0]), title, tuple(items), self._span(meta))
+
+    # -- when
+
+    def when(self, meta, ch):
+        event, *conditions, effects = ch
+        return ast.When(event, tuple(conditions), effects, self._span(meta))
+
+    def lands(self, meta, ch):
+        return ast.Lands(ch[0], self._span(meta))
+
+    def passes(self, meta, ch):
+        return ast.Passes(ch[0], self._span(meta))
+
+    def rolls_doubles(self, meta, ch):
+        times = self._count(ch[0], "the number of doubles") if ch else None
+        return ast.RollsDoubles(times, self._span(meta))
+
+    def turn_starts(self, meta, ch):
+        return ast.TurnStarts(self._span(meta))
+
+    def die_shows(self, meta, ch):
+        return ast.DieShows(self._text(ch[0]), self._span(meta))
+
+    def space_by_name(self, meta, ch):
+        return ast.SpaceByName(self._text(ch[0]), self._span(meta))
+
+    def space_any(self, meta, ch):
+        return ast.SpaceByKind(self._name(ch[0]), None, self._span(meta))
+
+    def space_unowned(self, meta, ch):
+        return ast.SpaceByKind(self._name(ch[0]), "nobody", self._span(meta))
+
+    def space_other(self, meta, ch):
+        return ast.SpaceByKind(self._name(ch[0]), "other", self._span(meta))
+
+    def space_self(self, meta, ch):
+        return ast.SpaceByKind(self._name(ch[0]), "self", self._span(meta))
+
+    def condition(self, meta, ch):
+        negated = ch[0].type == "UNLESS"
+        if isinstance(ch[1], Token):  # `if option NAME`
+            return ast.Condition("option", "option", negated, self._name(ch[1]), self._span(meta))
+        if len(ch) > 2:  # `is not in jail`
+            negated = not negated
+        return ast.Condition(ch[1], "in_jail", negated, None, self._span(meta))
+
+    def player_subject(self, meta, ch):
+        return "player"
+
+    def owner_subject(self, meta, ch):
+        return "owner"
+
+    # -- effects
+
+    def effects(self, meta, ch):
+        out: list = []
+        for item in ch:
+            if not isinstance(item, _RentMod):
+                out.append(item)
+                continue
+            prev = out[-1] if out else None
+            written = "rent dice x" if item.field == "dice_multiplier" else "rent x"
+            if not isinstance(prev, ast.AdvanceToNearest):
+                self._error("E010", f"'{written}{item.value}' must follow "
+                            "'advance to the nearest ...'", item.span,
+                            hint="write it right after the advance: "
+                            f"advance to the nearest railroad, {written}{item.value}")
+                continue
+            default = 1 if item.field == "rent_factor" else None
+            if getattr(prev, item.field) != default:
+                self._error("E010", f"'{written}...' is given twice", item.span)
+                continue
+            span = ast.Span(prev.span.file, prev.span.line, prev.span.column,
+                            item.span.end_line, item.span.end_column)
+            out[-1] = attrs.evolve(prev, span=span, **{item.field: item.value})
+        return tuple(out)
+
+    def collect(self, meta, ch):
+        return ast.Collect(self._money(ch[0], "the amount collected"), "bank", self._span(meta))
+
+    def collect_each(self, meta, ch):
+        return ast.Collect(self._money(ch[0], "the amount collected"), "each_player",
+                           self._span(meta))
+
+    def pay(self, meta, ch):
+        if len(ch) == 1 and isinstance(ch[0], Token) and ch[0].type != "PERCENT":
+            return ast.Pay(self._money(ch[0], "the amount paid"), "bank", self._span(meta))
+        options = []
+        for item in ch:
+            if isinstance(item, Token):
+                if item.type == "PERCENT":
+                    self._error("E205", f"'pay {item.value}' does not say a percentage of what",
+                                self._tspan(item), hint=f"write '{item.value} of worth'")
+                    continue
+                item = self._money(item, "the amount paid")
+            options.append(item)
+        return ast.PayChoice(tuple(options), self._span(meta))
+
+    def percent_of_worth(self, meta, ch):
+        return ast.PercentOfWorth(int(ch[0][:-1]), self._span(meta))
+
+    def pay_each(self, meta, ch):
+        return ast.Pay(self._money(ch[0], "the amount paid"), "each_player", self._span(meta))
+
+    def pay_per_building(self, meta, ch):
+        return ast.PayPerBuilding(self._money(ch[0], "the amount per house"),
+                                  self._money(ch[1], "the amount per hotel"), self._span(meta))
+
+    def go_to_jail(self, meta, ch):
+        return ast.GoToJail(self._span(meta))
+
+    def advance_to(self, meta, ch):
+        return ast.AdvanceTo(self._text(ch[0]), self._span(meta))
+
+    def advance_nearest(self, meta, ch):
+        return ast.AdvanceToNearest(self._name(ch[0]), span=self._span(meta))
+
+    def rent_factor(self, meta, ch):
+        return _RentMod("rent_factor", int(ch[0][1:]), self._span(meta))
+
+    def rent_dice(self, meta, ch):
+        return _RentMod("dice_multiplier", int(ch[0][1:]), self._span(meta))
+
+    def move_back(self, meta, ch):
+        return ast.MoveBy(-self._count(ch[0], "the number of spaces"), self._span(meta))
+
+    def move(self, meta, ch):
+        return ast.MoveBy(self._count(ch[0], "the number of spaces"), self._span(meta))
+
+    def draw(self, meta, ch):
+        return ast.Draw(self._text(ch[0]), self._span(meta))
+
+    def keep_jail_card(self, meta, ch):
+        return ast.KeepJailCard(self._span(meta))
+
+    def buy_or_auction(self, meta, ch):
+        return ast.BuyOrAuction(True, self._span(meta))
+
+    def buy(self, meta, ch):
+        return ast.BuyOrAuction(False, self._span(meta))
+
+    def pay_rent(self, meta, ch):
+        return ast.PayRent(int(ch[0][1:]) if ch else 1, self._span(meta))
+
+    def roll_again(self, meta, ch):
+        return ast.RollAgain(self._span(meta))
+
+    def nothing(self, meta, ch):
+        return ast.Nothing(self._span(meta))

@@ -1,0 +1,130 @@
+"""The wording of syntax errors: plain facts about a parse failure in, a coded RuleError out.
+
+parse.py (the only module that sees Lark) extracts what was found, where, and which tokens
+the parser would have accepted; this module chooses the code, the message in plain words and
+the hint (a close keyword, the missing colon, the missing quotes). It never imports Lark.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Sequence
+
+from rulelang.ast import Span
+from rulelang.diagnostics import RuleError
+
+# How the parser's token classes read in a message.
+_DESCRIPTIONS = {
+    "STRING": "a name in double quotes",
+    "MONEY": "an amount like $50",
+    "INT": "a number",
+    "PERCENT": "a percentage like 10%",
+    "MULT": "a multiplier like x2",
+    "NAME": "a name",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the file",
+}
+_FOUND = {
+    "_NL": "the end of the line",
+    "_INDENT": "an indented line",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the file",
+}
+_MAX_LISTED = 10
+
+# Labels of parse.py's match_examples: (code, message, hint); {found} is the found token.
+LABELS = {
+    "header": ("E008", "a rules file starts with 'rulebook \"Title\"', found {found}",
+               "put the header line first, e.g. rulebook \"My house rules\""),
+    "one_word": ("E014", "a name is one word, found {found} after it",
+                 "join the words with underscores, e.g. free_parking_jackpot"),
+    "colon": ("E005", "expected ':' at the end of the header, found {found}",
+              "a header that opens a block ends with ':' and its lines are indented below it"),
+    "effects_colon": ("E005", "expected ':' before the effects, found {found}",
+                      "write the event, any conditions, then ':' and the effects: "
+                      "when a player lands on \"Boardwalk\": pay rent"),
+}
+
+Expected = Sequence[tuple[str, "str | None"]]  # (terminal name, its literal if a keyword)
+
+
+def _describe(expected: Expected) -> str:
+    keywords = sorted({f"'{lit}'" for _, lit in expected if lit is not None})
+    others = sorted({_DESCRIPTIONS.get(n, n.lower()) for n, lit in expected if lit is None})
+    words = keywords + others
+    if len(words) > _MAX_LISTED:
+        words = words[: _MAX_LISTED - 1] + [f"{len(words) - _MAX_LISTED + 1} more"]
+    if len(words) <= 1:
+        return "".join(words) or "nothing more"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(kind: str, value: str) -> str:
+    if kind in _FOUND:
+        return _FOUND[kind]
+    if kind == "STRING":
+        return value
+    return f"'{value}'"
+
+
+def unexpected_character(char: str, span: Span, rest_of_line: str,
+                         expected: Expected) -> RuleError:
+    """A character no token can start with."""
+    if char == '"':
+        whole = Span(span.file, span.line, span.column, span.line,
+                     span.column + max(1, len(rest_of_line)))
+        return RuleError("E007", "this name in double quotes is not closed", whole,
+                         hint="close it with '\"' on the same line")
+    if char in "'\u201c\u201d\u2018\u2019\u00ab\u00bb":
+        return RuleError("E012", f"names are written in straight double quotes, found '{char}'",
+                         span, hint='write the name as "Boardwalk"')
+    if char == "$":
+        return RuleError("E001", "'$' must be followed by a whole amount, like $50", span,
+                         hint="amounts are whole numbers without separators: $1500")
+    shown = char if char.isprintable() else f"U+{ord(char):04X}"
+    hint = f"expected {_describe(expected)}" if expected else None
+    return RuleError("E001", f"unexpected character '{shown}'", span, hint=hint)
+
+
+def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
+                     label: str | None) -> RuleError:
+    """A token the grammar does not allow here; `label` names a matched example, if any."""
+    found = _found(kind, value)
+    if label in LABELS:
+        code, message, hint = LABELS[label]
+        return RuleError(code, message.format(found=found), span, hint=hint)
+    names = {n for n, _ in expected}
+    keywords = [lit for _, lit in expected if lit is not None and lit.isidentifier()]
+    is_word = value.isidentifier() and kind not in _FOUND
+    if is_word and "STRING" in names:
+        return RuleError("E012", f"expected a name in double quotes, found {found}", span,
+                         hint=f'write "{value}"' if kind == "NAME" else None)
+    if is_word and keywords:
+        close = difflib.get_close_matches(value, keywords, n=1, cutoff=0.6)
+        if close:
+            listed = f", expected {_describe(expected)}" if len(expected) <= 5 else ""
+            return RuleError("E006", f"unknown keyword {found}{listed}", span,
+                             hint=f"did you mean '{close[0]}'?")
+    if kind == "_NL" and ":" in {lit for _, lit in expected}:
+        code, message, hint = LABELS["colon"]
+        return RuleError(code, message.format(found=found), span, hint=hint)
+    if kind == "_INDENT":
+        return RuleError("E002", "unexpected indentation", span,
+                         hint="only the lines of a block (after a line ending in ':') are "
+                         "indented, all by the same amount")
+    return RuleError("E002", f"expected {_describe(expected)}, found {found}", span)
+
+
+def unexpected_eof(span: Span, expected: Expected) -> RuleError:
+    """The file ended in the middle of something."""
+    names = {n for n, _ in expected}
+    if "rulebook" in {lit for _, lit in expected}:
+        return RuleError("E008", "the file is empty: a rules file starts with "
+                         "'rulebook \"Title\"'", span, hint=LABELS["header"][2])
+    hint = None
+    if "_INDENT" in names:
+        hint = "a line ending in ':' must be followed by indented lines"
+    return RuleError("E003", f"unexpected end of file, expected {_describe(expected)}", span,
+                     hint=hint)
