@@ -1,0 +1,70 @@
+"""`rulelang bench`: measure the engine's speed as medians over repeated batches."""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import click
+
+from rulelang import RuleErrors, load, play_games
+
+from .render import print_diagnostics
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False), default="rulesets/classic_1961.rules")
+@click.option("--games", "-g", type=click.IntRange(1), default=200, show_default=True,
+              help="games per run")
+@click.option("--repeat", "-r", type=click.IntRange(1), default=5, show_default=True,
+              help="runs; the median is reported")
+@click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True)
+@click.option("--agents", "-a", default="default", show_default=True)
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--check-runs", type=click.IntRange(0), default=5, show_default=True,
+              help="also time `rulelang check FILE` in a fresh interpreter this many times")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def bench(file, games, repeat, players, agents, seed, check_runs, as_json):
+    """Median player-turns per second over REPEAT batches of GAMES games (log off)."""
+    try:
+        rulebook = load(file)
+    except RuleErrors as errors:
+        print_diagnostics(errors.diagnostics)
+        sys.exit(1)
+    rates, batches = [], []
+    for _ in range(repeat):
+        batch = play_games(rulebook, games, agents, players, seed)
+        rates.append(batch.turns_per_s)
+        batches.append(batch)
+    figures = {
+        "ruleset": file,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "games_per_run": games,
+        "runs": repeat,
+        "players": players,
+        "agents": agents,
+        "turns_per_run": batches[0].turns_total,
+        "finished": batches[0].finished,
+        "capped": batches[0].capped,
+        "turns_per_s_median": round(statistics.median(rates)),
+        "turns_per_s_min": round(min(rates)),
+        "turns_per_s_max": round(max(rates)),
+    }
+    if check_runs:
+        times = []
+        for _ in range(check_runs):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "rulelang_cli.main", "check", file],
+                           capture_output=True, check=False)
+            times.append(time.perf_counter() - start)
+        figures["check_ms_median"] = round(statistics.median(times) * 1000)
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    for key, value in figures.items():
+        click.echo(f"{key:>20}: {value}")

@@ -1,0 +1,105 @@
+"""`rulelang run FILE`: play one game or a batch headlessly and report the results."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import ExitStack
+
+import click
+
+from rulelang import DEFAULT_MAX_TURNS, RuleErrors, load, play_games
+from rulelang.engine.game import Game
+from rulelang.runner import make_agents, result_of
+
+from .render import print_diagnostics
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True,
+              help="players at the table")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="seed of the first game (game i uses seed + i)")
+@click.option("--games", "-g", type=click.IntRange(1), default=None,
+              help="play a batch of games and print a summary")
+@click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS,
+              show_default=True, help="player-turns after which a game is capped (no winner)")
+@click.option("--agents", "-a", default="default", show_default=True,
+              help="one agent for every seat, or one per seat: default,random,...")
+@click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+              help="write every event as JSON Lines to this file")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def run(file, players, seed, games, max_turns, agents, options, log_path, as_json):
+    """Play FILE headlessly: one game, or a batch with --games."""
+    try:
+        rulebook = load(file, options)
+    except RuleErrors as errors:
+        print_diagnostics(errors.diagnostics)
+        sys.exit(1)
+    low, high = rulebook.settings.players
+    if not low <= players <= high:
+        raise click.BadParameter(f"this rulebook is for {low} to {high} players",
+                                 param_hint="--players")
+    try:
+        make_agents(agents, players)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--agents")
+    with ExitStack() as stack:
+        log = None
+        if log_path:
+            out = stack.enter_context(open(log_path, "w", encoding="utf-8", newline="\n"))
+            log = lambda line: out.write(line + "\n")  # noqa: E731
+        if games is None:
+            game = Game(rulebook, make_agents(agents, players), seed=seed,
+                        max_turns=max_turns, log=log).play()
+            _report_game(result_of(game), as_json)
+        else:
+            _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json)
+
+
+def _report_game(result, as_json):
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    click.echo(f"{result.ruleset} — seed {result.seed}, {result.players} players")
+    if result.winner is None:
+        click.echo(f"no winner: {result.end_reason} after {result.turns} turns "
+                   f"({result.rounds} rounds)")
+    else:
+        click.echo(f"seat {result.winner} ({result.agents[result.winner]}) wins: "
+                   f"{result.end_reason} after {result.turns} turns ({result.rounds} rounds)")
+    for seat in range(result.players):
+        state = "bankrupt" if result.bankrupt[seat] else f"cash {result.cash[seat]}"
+        click.echo(f"  seat {seat} {result.agents[seat]:<8} {state:<14} "
+                   f"net worth {result.net_worth[seat]}")
+
+
+def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json):
+    progress = None
+    bar = None
+    if not as_json and sys.stderr.isatty() and games >= 20:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        task = bar.add_task("playing", total=games)
+        progress = lambda i: bar.update(task, completed=i)  # noqa: E731
+    try:
+        batch = play_games(rulebook, games, agents, players, seed, max_turns, log, progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if as_json:
+        click.echo(json.dumps(batch.to_json(), ensure_ascii=False))
+        return
+    click.echo(f"{batch.ruleset} — {batch.games} games, {batch.players} players, "
+               f"seeds {seed}..{seed + games - 1}")
+    click.echo(f"  finished with a winner: {batch.finished}   capped at {max_turns} turns: "
+               f"{batch.capped}")
+    click.echo("  end reasons: " + ", ".join(f"{k} {v}" for k, v in batch.end_reasons.items()))
+    click.echo("  wins by seat: " + ", ".join(
+        f"{i}: {w}" for i, w in enumerate(batch.wins_by_seat)))
+    click.echo(f"  mean turns {batch.mean_turns}; {batch.turns_total} turns in "
+               f"{batch.elapsed_s} s = {batch.turns_per_s:,.0f} turns/s")

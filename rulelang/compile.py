@@ -1,0 +1,315 @@
+"""Bind a checked `Program` to the engine: settings, tables, and rules as closures.
+
+Each `when` becomes one hook placed in the tuple of the event it waits for (per space for
+landing and passing), with its conditions and effects bound in; names become indices here,
+once, so the game loop never looks anything up. `compile_program` assumes the program has
+passed `check`; what check cannot see still raises a coded RuleError.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .diagnostics import RuleError
+from .engine.settings import SETTINGS, Settings
+from .engine.tables import (
+    PROPERTY_KINDS,
+    Card,
+    Deck,
+    DoublesHook,
+    RentContext,
+    Rulebook,
+    Space,
+)
+
+
+def compile_program(program: ast.Program) -> Rulebook:
+    """The engine's Rulebook for a resolved, checked program."""
+    if program.board is None:
+        raise RuleError("E401", "the rulebook has no board", program.title.span,
+                        hint="extend a rulebook that declares one, or add a `board:` block")
+    spaces, group_names = _spaces(program.board)
+    groups = tuple(
+        tuple(s.index for s in spaces if s.group == g) for g in range(len(group_names))
+    )
+    env = _Env(program, spaces)
+    decks = tuple(env.deck(d) for d in program.decks)
+    env.decks = {d.name: i for i, d in enumerate(decks)}
+    n = len(spaces)
+    land: list[list] = [[] for _ in range(n)]
+    passing: list[list] = [[] for _ in range(n)]
+    doubles, turn_start, faces = [], [], []
+    dice = tuple(tuple(d.faces) for d in program.dice)
+    face_names = tuple(
+        (i, value, name.value) for i, d in enumerate(program.dice) for value, name in d.face_names
+    )
+    for rule in program.rules:
+        for stmt in rule.body:
+            if not isinstance(stmt, ast.When):
+                continue
+            name = rule.name.name
+            ev = stmt.event
+            match ev:
+                case ast.Lands(target):
+                    for pos in env.matching(target):
+                        land[pos].append(env.hook(name, stmt, target))
+                case ast.Passes(target):
+                    for pos in env.matching(target):
+                        passing[pos].append(env.hook(name, stmt, None))
+                case ast.RollsDoubles(times):
+                    doubles.append(DoublesHook(times, env.hook(name, stmt, None)))
+                case ast.TurnStarts():
+                    turn_start.append(env.hook(name, stmt, None))
+                case ast.DieShows(face):
+                    hook = env.hook(name, stmt, None)
+                    for die, value, fname in face_names:
+                        if fname == face.value:
+                            faces.append((die, value, hook))
+    jail = next((s.index for s in spaces if s.kind == "jail"), -1)
+    go = next((s.index for s in spaces if s.kind == "go"), 0)
+    return Rulebook(
+        title=program.title.value,
+        files=program.files,
+        settings=settings_of(program),
+        spaces=spaces,
+        groups=groups,
+        group_names=group_names,
+        decks=decks,
+        dice=dice,
+        land_hooks=tuple(tuple(h) for h in land),
+        pass_hooks=tuple(tuple(h) for h in passing),
+        doubles_hooks=tuple(doubles),
+        turn_start_hooks=tuple(turn_start),
+        face_hooks=tuple(faces),
+        face_names=face_names,
+        rule_names=tuple(r.name.name for r in program.rules),
+        currency=program.currency.name.value if program.currency else "$",
+        go=go,
+        jail=jail,
+    )
+
+
+def settings_of(program: ast.Program) -> Settings:
+    """The settings in force: each rule's `set` lines in rule order, then top-level ones."""
+    values = {}
+    sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
+    for item in sets + list(program.settings):
+        spec = SETTINGS.get(item.name.name)
+        if spec is None:
+            raise RuleError("E105", f"unknown setting '{item.name.name}'", item.name.span)
+        values[spec.name] = _value(spec, item.value)
+    return Settings(**values)
+
+
+def _value(spec, value):
+    match spec.type, value:
+        case "money", ast.Money(amount):
+            return amount
+        case "count", ast.Count(v):
+            return v
+        case "percent", ast.Percent(v):
+            return v
+        case "flag", ast.Flag(v):
+            return v
+        case "range", ast.Range(low, high):
+            return (low, high)
+        case "range", ast.Count(v):
+            return (v, v)
+        case "choice", ast.Word(name) if name in spec.choices:
+            return name
+    raise RuleError("E201", f"setting '{spec.name}' expects a {spec.type}", value.span)
+
+
+def _spaces(board: ast.Board):
+    group_names: list[str] = []
+    out = []
+    for i, d in enumerate(board.spaces):
+        g = -1
+        if d.group is not None:
+            if d.group.value not in group_names:
+                group_names.append(d.group.value)
+            g = group_names.index(d.group.value)
+        house = d.house_cost.amount if d.house_cost else 0
+        out.append(Space(
+            index=i,
+            name=d.name.value,
+            kind=d.kind.name,
+            group=g,
+            price=d.price.amount if d.price else 0,
+            mortgage=d.mortgage.amount if d.mortgage else 0,
+            house_cost=house,
+            hotel_cost=d.hotel_cost.amount if d.hotel_cost else house,
+            rents=tuple(m.amount for m in d.rents),
+            multipliers=tuple(c.value for c in d.multipliers),
+        ))
+    return tuple(out), tuple(group_names)
+
+
+class _Env:
+    """Name resolution for one program, and the factories of hooks and effects."""
+
+    def __init__(self, program: ast.Program, spaces: tuple[Space, ...]):
+        self.program = program
+        self.spaces = spaces
+        self.decks: dict[str, int] = {d.name.value: i for i, d in enumerate(program.decks)}
+        self.options = set(program.options)
+
+    # -------------------------------------------------------------- names
+
+    def matching(self, target) -> list[int]:
+        match target:
+            case ast.SpaceByName(name):
+                found = [s.index for s in self.spaces if s.name == name.value]
+            case ast.SpaceByKind(kind):
+                k = kind.name
+                found = [
+                    s.index for s in self.spaces
+                    if s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
+                ]
+        if not found:
+            raise RuleError("E104", "no space matches this rule's event", target.span)
+        return found
+
+    def space(self, name: ast.Text) -> int:
+        for s in self.spaces:
+            if s.name == name.value:
+                return s.index
+        raise RuleError("E104", f"unknown space '{name.value}'", name.span)
+
+    def nearest(self, kind: ast.Name) -> tuple[int, ...]:
+        k = kind.name
+        targets = [s.index for s in self.spaces
+                   if s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)]
+        if not targets:
+            raise RuleError("E302", f"no space of kind '{k}' to advance to", kind.span)
+        n = len(self.spaces)
+        return tuple(min(targets, key=lambda t: (t - pos - 1) % n) for pos in range(n))
+
+    # -------------------------------------------------------------- hooks
+
+    def hook(self, name: str, when: ast.When, target):
+        """One closure for a `when`: test the owner filter and conditions, run the effects."""
+        effects = tuple(e for e in (self.effect(x) for x in when.effects) if e is not None)
+        tests = [self.condition(c) for c in when.conditions]
+        owner = target.owner if isinstance(target, ast.SpaceByKind) else None
+        if owner is not None:
+            tests.insert(0, _owner_test(owner))
+        if not tests and len(effects) == 1:
+            (effect,) = effects
+
+            def hook(g, p, ctx):
+                g.rule = name
+                effect(g, p, ctx)
+
+            return hook
+        tests = tuple(tests)
+
+        def hook(g, p, ctx):
+            for test in tests:
+                if not test(g, p):
+                    return
+            g.rule = name
+            for effect in effects:
+                effect(g, p, ctx)
+                if g.stop:
+                    return
+
+        return hook
+
+    def condition(self, c: ast.Condition):
+        neg = c.negated
+        if c.test == "option":
+            on = (c.name.name in self.options) != neg
+            return lambda g, p: on
+        if c.test == "in_jail" and c.subject == "player":
+            return lambda g, p: g.state.in_jail[p] != neg
+        if c.test == "in_jail" and c.subject == "owner":
+            def owner_jailed(g, p):
+                st = g.state
+                o = st.owner[st.position[p]]
+                return (o >= 0 and st.in_jail[o]) != neg
+            return owner_jailed
+        raise RuleError("E301", f"unknown condition '{c.subject} {c.test}'", c.span)
+
+    def effect(self, e):
+        """The closure for one effect: called as effect(game, seat, ctx)."""
+        match e:
+            case ast.Collect(ast.Money(amount), "bank"):
+                return lambda g, p, ctx: g.transfer(g.state.bank, p, amount, g.rule)
+            case ast.Collect(ast.Money(amount), "each_player"):
+                return lambda g, p, ctx: g.pay_each(p, amount, True)
+            case ast.Pay(ast.Money(amount), "bank"):
+                return lambda g, p, ctx: g.charge(p, g.state.bank, amount, g.rule)
+            case ast.Pay(ast.Money(amount), "each_player"):
+                return lambda g, p, ctx: g.pay_each(p, amount, False)
+            case ast.PayChoice(options):
+                opts = tuple(
+                    ("money", o.amount) if isinstance(o, ast.Money) else ("worth", o.percent)
+                    for o in options
+                )
+                return lambda g, p, ctx: g.pay_choice(p, opts)
+            case ast.PayPerBuilding(ast.Money(h), ast.Money(hh)):
+                return lambda g, p, ctx: g.pay_per_building(p, h, hh)
+            case ast.GoToJail():
+                return lambda g, p, ctx: g.go_to_jail(p)
+            case ast.AdvanceTo(name):
+                dest = self.space(name)
+                return lambda g, p, ctx: g.advance_to(p, dest)
+            case ast.AdvanceToNearest(kind, factor, dice_mult):
+                table = self.nearest(kind)
+                rent = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
+                return lambda g, p, ctx: g.advance_to(p, table[g.state.position[p]], rent)
+            case ast.MoveBy(steps):
+                return lambda g, p, ctx: g.move_by(p, steps)
+            case ast.Draw(deck):
+                if deck.value not in self.decks:
+                    raise RuleError("E106", f"unknown deck '{deck.value}'", deck.span)
+                index = self.decks[deck.value]
+                return lambda g, p, ctx: g.draw(p, index)
+            case ast.BuyOrAuction(auction):
+                return lambda g, p, ctx: g.offer(p, g.state.position[p], auction)
+            case ast.PayRent(factor):
+                return lambda g, p, ctx: g.pay_rent(p, g.state.position[p], ctx, factor)
+            case ast.RollAgain():
+                def roll_again(g, p, ctx):
+                    g.again = True
+                return roll_again
+            case ast.Nothing():
+                return None
+            case ast.KeepJailCard():
+                raise RuleError("E303", "only a card can be kept", e.span,
+                                hint="use `keep to leave jail free` on a card of a deck")
+        raise RuleError("E300", f"this effect cannot be compiled: {type(e).__name__}",
+                        getattr(e, "span", ast.NOWHERE))
+
+    def deck(self, d: ast.Deck) -> Deck:
+        cards = []
+        for c in d.cards:
+            keep = any(isinstance(e, ast.KeepJailCard) for e in c.effects)
+            name = f"card {c.id.value}"
+            effects = []
+            for e in c.effects:
+                if isinstance(e, ast.KeepJailCard):
+                    continue
+                fn = self.effect(e)
+                if fn is not None:
+                    effects.append(_named(name, fn))
+            cards.append(Card(c.id.value, c.title.value, tuple(effects), keep))
+        return Deck(d.name.value, tuple(cards))
+
+
+def _named(name, fn):
+    def effect(g, p, ctx):
+        g.rule = name
+        fn(g, p, ctx)
+    return effect
+
+
+def _owner_test(owner: str):
+    if owner == "nobody":
+        return lambda g, p: g.state.owner[g.state.position[p]] < 0
+    if owner == "other":
+        def other(g, p):
+            o = g.state.owner[g.state.position[p]]
+            return o >= 0 and o != p
+        return other
+    return lambda g, p: g.state.owner[g.state.position[p]] == p

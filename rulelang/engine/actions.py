@@ -1,0 +1,463 @@
+"""What a player may do between rolls — build, sell, mortgage, lift, trade — validated.
+
+Each action is a frozen value an agent returns; `apply` checks it against the rules in
+force and raises `IllegalAction`, naming the rule that forbids it, before changing anything.
+Auctions (of deeds and of scarce buildings) live here too.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+
+class IllegalAction(Exception):
+    """An agent's answer that the rules forbid; the state is left unchanged."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"refused by rule '{rule}': {message}")
+        self.rule = rule
+        self.message = message
+
+
+@frozen
+class Lot:
+    """What is auctioned: a deed (`pos`) or one house or hotel of the bank's supply."""
+
+    kind: str  # "deed" | "house" | "hotel"
+    pos: int = -1
+
+
+@frozen
+class Build:
+    """Buy one building for a lot: a house, or a hotel once the group has enough houses."""
+
+    pos: int
+
+
+@frozen
+class Sell:
+    """Sell one building of a lot back to the bank (a hotel is broken down into houses)."""
+
+    pos: int
+
+
+@frozen
+class SellAll:
+    """Sell every building of the lot's group back to the bank (hotels whole)."""
+
+    pos: int
+
+
+@frozen
+class Mortgage:
+    pos: int
+
+
+@frozen
+class Lift:
+    pos: int
+
+
+@frozen
+class Trade:
+    """An offer to another player: deeds and jail cards each way, and cash.
+
+    cash > 0 is paid by the proposer to the partner; cash < 0 the other way.
+    """
+
+    partner: int
+    give: tuple[int, ...] = ()
+    take: tuple[int, ...] = ()
+    cash: int = 0
+    give_cards: int = 0
+    take_cards: int = 0
+
+
+Action = Build | Sell | SellAll | Mortgage | Lift | Trade
+
+# ------------------------------------------------------------------ helpers
+
+
+def _owned(game, seat, pos, rule="selling"):
+    rb = game.rulebook
+    if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
+        raise IllegalAction(rule, f"space {pos} is not a property")
+    if game.state.owner[pos] != seat:
+        raise IllegalAction(rule, f"{rb.spaces[pos].name!r} is not the player's")
+    return rb.spaces[pos]
+
+
+def level(game, pos) -> int:
+    """Buildings on a lot as one number: houses, or max_houses + 1 for a hotel."""
+    st = game.state
+    return game.settings.max_houses + 1 if st.hotels[pos] else st.houses[pos]
+
+
+def group_has_buildings(game, group) -> bool:
+    st = game.state
+    return any(st.houses[q] or st.hotels[q] for q in game.rulebook.groups[group])
+
+
+def lift_cost(game, pos) -> int:
+    m = game.rulebook.spaces[pos].mortgage
+    return m + -(-m * game.settings.mortgage_interest // 100)
+
+
+def interest(game, pos) -> int:
+    m = game.rulebook.spaces[pos].mortgage
+    return -(-m * game.settings.mortgage_interest // 100)
+
+
+def sale_value(game, cost) -> int:
+    return cost * game.settings.building_sale // 100
+
+
+# ------------------------------------------------------------------ validation
+
+
+def check_build(game, seat, pos) -> tuple[str, int]:
+    """('house'|'hotel', cash needed) if the player may build on the lot now."""
+    st, s, rb = game.state, game.settings, game.rulebook
+    sp = _owned(game, seat, pos, "houses")
+    if sp.kind != "street":
+        raise IllegalAction("houses", f"{sp.name!r} takes no buildings")
+    group = rb.groups[sp.group]
+    if s.building_requires_full_group and any(st.owner[q] != seat for q in group):
+        raise IllegalAction("houses", "the player must own the whole group")
+    extra = 0
+    if any(st.mortgaged[q] for q in group):
+        if s.building_on_mortgaged == "forbidden":
+            raise IllegalAction("mortgages", "a lot of the group is mortgaged")
+        if st.mortgaged[pos]:
+            extra = lift_cost(game, pos)
+    if st.hotels[pos]:
+        raise IllegalAction("hotels", f"{sp.name!r} already has a hotel")
+    here = st.houses[pos]
+    if s.building_even and any(level(game, q) < here for q in group):
+        raise IllegalAction("houses", "houses must be built evenly across the group")
+    if here >= s.houses_per_hotel:
+        if not all(st.houses[q] >= s.houses_per_hotel or st.hotels[q] for q in group):
+            raise IllegalAction(
+                "hotels", f"a hotel needs {s.houses_per_hotel} houses on every lot of the group"
+            )
+        if st.bank_hotels <= 0:
+            raise IllegalAction("building_shortage", "the bank has no hotel left")
+        return "hotel", sp.hotel_cost + extra
+    if st.bank_houses <= 0:
+        raise IllegalAction("building_shortage", "the bank has no house left")
+    return "house", sp.house_cost + extra
+
+
+def check_sell(game, seat, pos) -> int:
+    st, s, rb = game.state, game.settings, game.rulebook
+    sp = _owned(game, seat, pos, "selling")
+    if not (st.houses[pos] or st.hotels[pos]):
+        raise IllegalAction("selling", f"{sp.name!r} has no building")
+    here = level(game, pos)
+    if s.building_sale_even and any(level(game, q) > here for q in rb.groups[sp.group]):
+        raise IllegalAction("selling", "buildings must be sold evenly across the group")
+    if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
+        raise IllegalAction(
+            "selling", "the bank lacks the houses to break the hotel down; sell the group's hotels whole"
+        )
+    if st.hotels[pos]:
+        return sale_value(game, sp.hotel_cost)
+    return sale_value(game, sp.house_cost)
+
+
+def check_mortgage(game, seat, pos) -> int:
+    sp = _owned(game, seat, pos, "mortgages")
+    if game.state.mortgaged[pos]:
+        raise IllegalAction("mortgages", f"{sp.name!r} is already mortgaged")
+    if sp.group >= 0 and group_has_buildings(game, sp.group):
+        raise IllegalAction("mortgages", "sell the group's buildings before mortgaging")
+    return sp.mortgage
+
+
+def check_lift(game, seat, pos) -> int:
+    sp = _owned(game, seat, pos, "mortgages")
+    if not game.state.mortgaged[pos]:
+        raise IllegalAction("mortgages", f"{sp.name!r} is not mortgaged")
+    cost = lift_cost(game, pos)
+    if game.state.cash[seat] < cost:
+        raise IllegalAction("mortgages", "not enough cash to lift the mortgage")
+    return cost
+
+
+def check_trade(game, seat, t: Trade) -> None:
+    st, s, rb = game.state, game.settings, game.rulebook
+    if not s.trading:
+        raise IllegalAction("selling", "trading is not allowed by this rulebook")
+    p = t.partner
+    if not (0 <= p < st.players) or p == seat or st.bankrupt[p]:
+        raise IllegalAction("selling", "the partner must be another player in the game")
+    if len(set(t.give)) != len(t.give) or len(set(t.take)) != len(t.take):
+        raise IllegalAction("selling", "a deed is listed twice")
+    for pos, who in [(q, seat) for q in t.give] + [(q, p) for q in t.take]:
+        sp = _owned(game, who, pos, "selling")
+        if sp.group >= 0 and group_has_buildings(game, sp.group):
+            raise IllegalAction("selling", f"{sp.name!r}: the group's buildings must be sold first")
+    if t.give_cards < 0 or t.take_cards < 0:
+        raise IllegalAction("cards", "a card count cannot be negative")
+    if (t.give_cards or t.take_cards) and not s.jail_card_tradable:
+        raise IllegalAction("cards", "jail cards may not be sold")
+    if t.give_cards > len(st.jail_cards[seat]) or t.take_cards > len(st.jail_cards[p]):
+        raise IllegalAction("cards", "the player does not hold that many jail cards")
+    if t.cash > st.cash[seat] or -t.cash > st.cash[p]:
+        raise IllegalAction("no_loans", "cash must be in hand: players never lend")
+    if not (t.give or t.take or t.cash or t.give_cards or t.take_cards):
+        raise IllegalAction("selling", "an empty trade")
+
+
+# ------------------------------------------------------------------ applying
+
+
+def apply(game, seat, action) -> None:
+    """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
+    st = game.state
+    if st.bankrupt[seat]:
+        raise IllegalAction("bankruptcy", "a bankrupt player cannot act")
+    match action:
+        case Build(pos):
+            kind, cost = check_build(game, seat, pos)
+            if st.cash[seat] < cost:
+                raise IllegalAction("houses", "not enough cash to build")
+            if game.settings.building_shortage_auction and _shortage(game, seat, kind):
+                return
+            _build(game, seat, pos, kind)
+        case Sell(pos):
+            value = check_sell(game, seat, pos)
+            game.rule = "selling"
+            sp = game.rulebook.spaces[pos]
+            if st.hotels[pos]:
+                st.hotels[pos] = 0
+                st.bank_hotels += 1
+                st.houses[pos] = game.settings.houses_per_hotel
+                st.bank_houses -= game.settings.houses_per_hotel
+            else:
+                st.houses[pos] -= 1
+                st.bank_houses += 1
+            game.transfer(st.bank, seat, value, "building sale")
+            game.emit("sell", player=seat, space=sp.name) if game._log else None
+        case SellAll(pos):
+            sp = _owned(game, seat, pos, "selling")
+            if sp.group < 0 or not group_has_buildings(game, sp.group):
+                raise IllegalAction("selling", "the group has no building")
+            _sell_group(game, seat, sp.group)
+        case Mortgage(pos):
+            value = check_mortgage(game, seat, pos)
+            game.rule = "mortgages"
+            st.mortgaged[pos] = True
+            game.mortgage_version += 1
+            game.transfer(st.bank, seat, value, "mortgage")
+        case Lift(pos):
+            cost = check_lift(game, seat, pos)
+            game.rule = "mortgages"
+            st.mortgaged[pos] = False
+            game.mortgage_version += 1
+            game.transfer(seat, st.bank, cost, "lift mortgage")
+        case Trade():
+            check_trade(game, seat, action)
+            _trade(game, seat, action)
+        case _:
+            raise IllegalAction("agent", f"not an action: {action!r}")
+
+
+def _build(game, seat, pos, kind) -> None:
+    st, s = game.state, game.settings
+    sp = game.rulebook.spaces[pos]
+    game.rule = "houses" if kind == "house" else "hotels"
+    if st.mortgaged[pos]:
+        game.rule = "mortgages"
+        st.mortgaged[pos] = False
+        game.mortgage_version += 1
+        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
+    if kind == "hotel":
+        st.bank_houses += st.houses[pos]
+        st.houses[pos] = 0
+        st.hotels[pos] = 1
+        st.bank_hotels -= 1
+        game.transfer(seat, st.bank, sp.hotel_cost, "hotel")
+    else:
+        st.houses[pos] += 1
+        st.bank_houses -= 1
+        game.transfer(seat, st.bank, sp.house_cost, "house")
+    if game._log:
+        game.emit("build", player=seat, space=sp.name, building=kind)
+
+
+def _shortage(game, seat, kind) -> bool:
+    """Several players want more buildings than the bank has: auction one. True if held."""
+    st = game.state
+    supply = st.bank_houses if kind == "house" else st.bank_hotels
+    if supply >= st.players:
+        return False  # fewer wanting players than buildings, whoever they are
+    wanting = [seat] + [
+        other for other in game.bidders()
+        if other != seat and game.agents[other].wants_building(game, other, kind)
+        and any(_can_build_kind(game, other, q, kind) for q in game.rulebook.properties)
+    ]
+    if len(wanting) <= supply:
+        return False
+    game.rule = "building_shortage"
+    winner, price = run_auction(game, Lot(kind), 1, wanting)
+    if winner is None:
+        return True
+    targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)]
+    choice = game.agents[winner].place_building(game, winner, kind, tuple(targets))
+    if choice not in targets:
+        raise IllegalAction("building_shortage", "the building must go on a lot that may take it")
+    game.transfer(winner, st.bank, price, "building auction")
+    # the bid replaces the printed price: the building is placed at no further cost
+    sp = game.rulebook.spaces[choice]
+    refund = sp.hotel_cost if kind == "hotel" else sp.house_cost
+    game.transfer(st.bank, winner, refund, "building auction")
+    _build(game, winner, choice, kind)
+    return True
+
+
+def _can_build_kind(game, seat, pos, kind) -> bool:
+    try:
+        k, cost = check_build(game, seat, pos)
+    except IllegalAction:
+        return False
+    return k == kind and game.state.cash[seat] >= cost
+
+
+def _sell_group(game, seat, group) -> None:
+    st, s, rb = game.state, game.settings, game.rulebook
+    game.rule = "selling"
+    total = 0
+    for q in rb.groups[group]:
+        sp = rb.spaces[q]
+        if st.hotels[q]:
+            total += sale_value(game, sp.hotel_cost + s.houses_per_hotel * sp.house_cost)
+            st.bank_hotels += st.hotels[q]
+            st.hotels[q] = 0
+        if st.houses[q]:
+            total += sale_value(game, st.houses[q] * sp.house_cost)
+            st.bank_houses += st.houses[q]
+            st.houses[q] = 0
+    game.transfer(st.bank, seat, total, "building sale")
+
+
+def sell_all_buildings(game, seat) -> None:
+    for group, members in enumerate(game.rulebook.groups):
+        if game.state.owner[members[0]] == seat and group_has_buildings(game, group):
+            _sell_group(game, seat, group)
+
+
+def can_raise(game, seat) -> bool:
+    """Whether the player still has a building to sell or a lot to mortgage."""
+    st = game.state
+    for pos in game.rulebook.properties:
+        if st.owner[pos] == seat and (st.houses[pos] or st.hotels[pos] or not st.mortgaged[pos]):
+            return True
+    return False
+
+
+def _trade(game, seat, t: Trade) -> None:
+    st = game.state
+    p = t.partner
+    if not game.agents[p].accept_trade(game, p, seat, t):
+        if game._log:
+            game.emit("trade_refused", player=seat, partner=p)
+        return
+    game.rule = "selling"
+    if game._log:
+        rb = game.rulebook
+        game.emit("trade", player=seat, partner=p, give=[rb.spaces[q].name for q in t.give],
+                  take=[rb.spaces[q].name for q in t.take], cash=t.cash,
+                  give_cards=t.give_cards, take_cards=t.take_cards)
+    if t.cash > 0:
+        game.transfer(seat, p, t.cash, "trade")
+    elif t.cash < 0:
+        game.transfer(p, seat, -t.cash, "trade")
+    for _ in range(t.give_cards):
+        st.jail_cards[p].append(st.jail_cards[seat].pop(0))
+    for _ in range(t.take_cards):
+        st.jail_cards[seat].append(st.jail_cards[p].pop(0))
+    for q in t.give:
+        game.give_deed(q, p)
+    for q in t.take:
+        game.give_deed(q, seat)
+    for q in t.give:
+        if st.mortgaged[q] and not st.bankrupt[p]:
+            take_mortgaged(game, p, q)
+    for q in t.take:
+        if st.mortgaged[q] and not st.bankrupt[seat]:
+            take_mortgaged(game, seat, q)
+
+
+def take_mortgaged(game, seat, pos) -> None:
+    """A new owner of a mortgaged lot lifts it now, or pays the interest now and again later."""
+    st = game.state
+    if not game.settings.transfer_interest:
+        return
+    game.rule = "mortgages"
+    if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
+        st.mortgaged[pos] = False
+        game.mortgage_version += 1
+        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
+    else:
+        game.charge(seat, st.bank, interest(game, pos), "mortgage interest")
+
+
+# ------------------------------------------------------------------ auctions
+
+
+def run_auction(game, lot: Lot, min_bid: int, bidders=None):
+    """An open ascending auction: (winner, price), or (None, 0) if nobody bids."""
+    st = game.state
+    cash_only = True  # the seeds all pay auctions in cash
+    active = list(game.bidders() if bidders is None else bidders)
+    high, leader = min_bid - 1, None
+    if game._log:
+        game.emit("auction", lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
+                  if lot.pos >= 0 else None)
+    while active:
+        still = []
+        for seat in active:
+            if seat == leader:
+                still.append(seat)
+                continue
+            bid = game.agents[seat].bid(game, seat, lot, high)
+            if bid is None or bid <= high:
+                continue
+            if not isinstance(bid, int) or bid < min_bid:
+                raise IllegalAction("auction", f"a bid must be a whole amount of at least {min_bid}")
+            if cash_only and bid > st.cash[seat]:
+                raise IllegalAction("auction", "a bid must be paid in cash")
+            high, leader = bid, seat
+            still.append(seat)
+            if game._log:
+                game.emit("bid", player=seat, amount=bid)
+        active = still
+        if len(active) <= 1:
+            break
+    if leader is None:
+        return None, 0
+    return leader, high
+
+
+# ------------------------------------------------------------------ choices for agents
+
+
+def legal_actions(game, seat) -> list:
+    """Every single-step action the player may take now (trades excepted)."""
+    st = game.state
+    out = []
+    for pos in game.rulebook.properties:
+        if st.owner[pos] != seat:
+            continue
+        for make, check in ((Build, check_build), (Sell, check_sell),
+                            (Mortgage, check_mortgage), (Lift, check_lift)):
+            try:
+                result = check(game, seat, pos)
+            except IllegalAction:
+                continue
+            if make is Build and st.cash[seat] < result[1]:
+                continue
+            out.append(make(pos))
+    return out
+

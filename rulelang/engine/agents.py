@@ -1,0 +1,383 @@
+"""Agents: the decisions a player makes, as a small protocol, and the two built-in players.
+
+An agent answers the engine's questions (buy? bid? how to leave jail? which tax? what to
+do between rolls?). The engine validates every answer (actions.IllegalAction). Subclass
+`Agent` and override what you need; its defaults are legal, passive answers.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import actions as act
+from .actions import Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
+
+
+class Agent:
+    """The decision protocol, with legal, passive defaults."""
+
+    name = "agent"
+    attentive = True  # claims rent in time (rent_claim_window)
+
+    def seat_at(self, game, seat: int) -> None:
+        """Called once when the game seats the agent."""
+
+    def buy(self, game, seat: int, pos: int) -> bool:
+        return False
+
+    def bid(self, game, seat: int, lot: Lot, high: int) -> int | None:
+        """A bid above `high`, or None to drop out."""
+        return None
+
+    def jail(self, game, seat: int) -> str:
+        """'card', 'pay' (before rolling) or 'roll'."""
+        return "roll"
+
+    def tax(self, game, seat: int, options: tuple) -> int:
+        """Index of the chosen option; options are ('money', amount) or ('worth', percent)."""
+        return 0
+
+    def raise_funds(self, game, seat: int, owed: int):
+        """One Sell, SellAll or Mortgage toward paying `owed`, or None to give up."""
+        return None
+
+    def manage(self, game, seat: int):
+        """One action between rolls (Build, Sell, SellAll, Mortgage, Lift, Trade) or None."""
+        return None
+
+    def accept_trade(self, game, seat: int, proposer: int, trade: Trade) -> bool:
+        return False
+
+    def lift_on_transfer(self, game, seat: int, pos: int) -> bool:
+        return False
+
+    def wants_building(self, game, seat: int, kind: str) -> bool:
+        return False
+
+    def place_building(self, game, seat: int, kind: str, lots: tuple[int, ...]) -> int:
+        return lots[0]
+
+
+def _wants(game, seat, pos) -> float:
+    """How much a lot is worth to the player, relative to its price."""
+    st, rb = game.state, game.rulebook
+    group = rb.groups[rb.spaces[pos].group]
+    mine = sum(1 for q in group if st.owner[q] == seat)
+    others = {st.owner[q] for q in group if st.owner[q] >= 0 and st.owner[q] != seat}
+    if mine == len(group) - 1 and not others:
+        return 1.8  # completes a group
+    if not others and mine:
+        return 1.3
+    if len(others) == 1 and sum(1 for q in group if st.owner[q] >= 0) == len(group) - 1:
+        return 1.4  # blocks another player's group
+    return 1.0
+
+
+class DefaultAgent(Agent):
+    """Plays like a sensible person: keeps a reserve, buys, bids up to a value, builds evenly
+    on whole groups, trades to complete groups, and mortgages to pay."""
+
+    name = "default"
+
+    def __init__(self, reserve: int = 150):
+        self.reserve = reserve
+        self._traded_at = -1
+        self._full_version = -1
+        self._mortgaged_version = (-1, -1)
+        self._full: tuple[int, ...] = ()
+        self._mortgaged: tuple[int, ...] = ()
+        self._cheapest = 0
+        self._streets: tuple[int, ...] = ()
+
+    def seat_at(self, game, seat):
+        rb = game.rulebook
+        self._streets = tuple(
+            i for i, members in enumerate(rb.groups) if rb.spaces[members[0]].kind == "street"
+        )
+        self._cheapest = min((rb.spaces[q].house_cost for q in rb.properties
+                              if rb.spaces[q].kind == "street"), default=0)
+
+    def buy(self, game, seat, pos):
+        price = game.rulebook.spaces[pos].price
+        cash = game.state.cash[seat]
+        return cash - price >= self.reserve // 3 or (cash >= price and _wants(game, seat, pos) > 1.5)
+
+    def bid(self, game, seat, lot, high):
+        st = game.state
+        if lot.kind == "deed":
+            value = int(game.rulebook.spaces[lot.pos].price * _wants(game, seat, lot.pos))
+        else:
+            value = 0 if not self.wants_building(game, seat, lot.kind) else 200
+        limit = min(value, st.cash[seat] - self.reserve // 3)
+        if high + 1 > limit:
+            return None
+        return min(limit, high + max(1, limit // 10))
+
+    def jail(self, game, seat):
+        st = game.state
+        unowned = sum(1 for q in game.rulebook.properties if st.owner[q] < 0)
+        if unowned > 6:
+            if st.jail_cards[seat]:
+                return "card"
+            s = game.settings
+            if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine + self.reserve:
+                return "pay"
+        return "roll"
+
+    def tax(self, game, seat, options):
+        worth = game.worth(seat)
+        costs = [v if k == "money" else worth * v // 100 for k, v in options]
+        return costs.index(min(costs))
+
+    def raise_funds(self, game, seat, owed):
+        st, rb = game.state, game.rulebook
+        owned = [q for q in rb.properties if st.owner[q] == seat]
+        # 1. mortgage lots outside whole groups, cheapest first
+        full = set(self._full_groups(game, seat))
+        loose = [q for q in owned if not st.mortgaged[q] and rb.spaces[q].group not in full
+                 and not act.group_has_buildings(game, rb.spaces[q].group)]
+        if loose:
+            return Mortgage(min(loose, key=lambda q: rb.spaces[q].mortgage))
+        # 2. sell buildings, evenly, from the cheapest group
+        built = [q for q in owned if st.houses[q] or st.hotels[q]]
+        if built:
+            top = max(built, key=lambda q: (act.level(game, q), -rb.spaces[q].house_cost))
+            if st.hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
+                return SellAll(top)
+            return Sell(top)
+        # 3. mortgage what is left
+        rest = [q for q in owned if not st.mortgaged[q]]
+        if rest:
+            return Mortgage(min(rest, key=lambda q: rb.spaces[q].mortgage))
+        return None
+
+    def _full_groups(self, game, seat) -> tuple[int, ...]:
+        """The street groups the player owns whole (cached until a deed changes hands)."""
+        if self._full_version != game.version:
+            st, rb = game.state, game.rulebook
+            self._full = tuple(
+                g for g in self._streets if all(st.owner[q] == seat for q in rb.groups[g])
+            )
+            self._full_version = game.version
+        return self._full
+
+    def _mortgaged_lots(self, game, seat) -> tuple[int, ...]:
+        key = (game.version, game.mortgage_version)
+        if self._mortgaged_version != key:
+            st = game.state
+            self._mortgaged = tuple(
+                q for q in game.rulebook.properties if st.owner[q] == seat and st.mortgaged[q]
+            )
+            self._mortgaged_version = key
+        return self._mortgaged
+
+    def manage(self, game, seat):
+        st, rb = game.state, game.rulebook
+        cash = st.cash[seat]
+        if cash < self.reserve:
+            return None
+        if game.version != self._traded_at:
+            self._traded_at = game.version
+            trade = self._trade(game, seat)
+            if trade is not None:
+                return trade
+        full = self._full_groups(game, seat)
+        # lift mortgages on whole groups first, elsewhere only when rich
+        for q in self._mortgaged_lots(game, seat):
+            cost = act.lift_cost(game, q)
+            if cash - cost >= self.reserve * (1 if rb.spaces[q].group in full else 3):
+                return Lift(q)
+        if not full or cash < self.reserve + self._cheapest:
+            return None
+        s = game.settings
+        hotel_level = s.max_houses + 1
+        houses, hotels = st.houses, st.hotels
+        best, best_gain = None, 0
+        for g in full:
+            members = rb.groups[g]
+            # evenly: only the lots with the fewest buildings may take the next one
+            low, lot = hotel_level, -1
+            for q in members:
+                here = hotel_level if hotels[q] else houses[q]
+                if here < low:
+                    low, lot = here, q
+            if lot < 0:
+                continue
+            sp = rb.spaces[lot]
+            if low >= s.houses_per_hotel:
+                if not st.bank_hotels:
+                    continue
+                cost, gain = sp.hotel_cost, sp.rents[-1] - sp.rents[low]
+            else:
+                if not st.bank_houses:
+                    continue
+                cost, gain = sp.house_cost, sp.rents[low + 1] - sp.rents[low]
+            if st.mortgaged[lot]:
+                cost += act.lift_cost(game, lot)
+            if cash - cost < self.reserve:
+                continue
+            score = gain * 100 // max(cost, 1)
+            if score > best_gain:
+                best, best_gain = lot, score
+        return None if best is None else Build(best)
+
+    # -------------------------------------------------------------- trading
+
+    def _trade(self, game, seat):
+        """Offer to complete a group: a swap that completes one for each, else cash."""
+        if not game.settings.trading:
+            return None
+        st, rb = game.state, game.rulebook
+        owner = st.owner
+        groups = rb.groups
+        for g in self._streets:
+            members = groups[g]
+            mine, other = 0, -2
+            for q in members:
+                o = owner[q]
+                if o == seat:
+                    mine += 1
+                elif o < 0 or (other != -2 and o != other):
+                    break
+                else:
+                    other = o
+            else:
+                if not mine or other < 0:
+                    continue
+                if act.group_has_buildings(game, g):
+                    continue
+                theirs = tuple(q for q in members if owner[q] == other)
+                trade = self._swap(game, seat, other, g, theirs)
+                if trade is not None:
+                    return trade
+                price = sum(rb.spaces[q].price for q in theirs)
+                offer = 2 * price
+                if st.cash[seat] - offer >= self.reserve + 100:
+                    return Trade(other, take=theirs, cash=offer)
+        return None
+
+    def _swap(self, game, seat, other, g, theirs):
+        """Lots of mine that complete one of the other player's groups, for theirs."""
+        st, rb = game.state, game.rulebook
+        owner = st.owner
+        for h in self._streets:
+            if h == g:
+                continue
+            hm = rb.groups[h]
+            lacking = tuple(q for q in hm if owner[q] != other)
+            if (
+                lacking
+                and len(lacking) < len(hm)
+                and all(owner[q] == seat for q in lacking)
+                and not act.group_has_buildings(game, h)
+            ):
+                diff = sum(rb.spaces[q].price for q in theirs) - sum(
+                    rb.spaces[q].price for q in lacking
+                )
+                cash = max(0, min(diff, st.cash[seat] - self.reserve))
+                return Trade(other, give=lacking, take=theirs, cash=cash)
+        return None
+
+    def accept_trade(self, game, seat, proposer, trade):
+        st, rb = game.state, game.rulebook
+        gets = trade.give if trade.partner == seat else trade.take
+        gives = trade.take if trade.partner == seat else trade.give
+        cash_in = trade.cash if trade.partner == seat else -trade.cash
+        completes_mine = any(
+            all(st.owner[q] == seat or q in gets for q in rb.groups[rb.spaces[p].group])
+            for p in gets if rb.spaces[p].kind == "street"
+        )
+        value_out = sum(rb.spaces[q].price for q in gives)
+        value_in = sum(rb.spaces[q].price for q in gets) + cash_in
+        if completes_mine:
+            return value_in * 10 >= value_out * 7
+        return value_in >= 2 * value_out and value_in > 0
+
+    def lift_on_transfer(self, game, seat, pos):
+        return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
+
+    def wants_building(self, game, seat, kind):
+        return bool(self._full_groups(game, seat)) and game.state.cash[seat] > self.reserve * 2
+
+
+class RandomAgent(Agent):
+    """A random legal answer to every question, from a generator seeded by the game."""
+
+    name = "random"
+
+    def __init__(self):
+        self.rng = random.Random(0)
+
+    def seat_at(self, game, seat):
+        self.rng = random.Random(game.seed * 1_000_003 + seat)
+
+    def buy(self, game, seat, pos):
+        return self.rng.random() < 0.5
+
+    def bid(self, game, seat, lot, high):
+        cash = game.state.cash[seat]
+        if self.rng.random() < 0.5 or high + 1 > cash:
+            return None
+        return self.rng.randint(high + 1, min(cash, high + 100))
+
+    def jail(self, game, seat):
+        st, s = game.state, game.settings
+        choices = ["roll"]
+        if st.jail_cards[seat]:
+            choices.append("card")
+        if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine:
+            choices.append("pay")
+        return self.rng.choice(choices)
+
+    def tax(self, game, seat, options):
+        return self.rng.randrange(len(options))
+
+    def raise_funds(self, game, seat, owed):
+        choices = [a for a in act.legal_actions(game, seat) if isinstance(a, (Sell, Mortgage))]
+        if not choices:
+            built = [q for q in game.rulebook.properties
+                     if game.state.owner[q] == seat and game.state.hotels[q]]
+            return SellAll(built[0]) if built else None
+        return self.rng.choice(choices)
+
+    def manage(self, game, seat):
+        r = self.rng.random()
+        if r < 0.5:
+            return None
+        if r < 0.55:
+            return self._random_trade(game, seat)
+        legal = act.legal_actions(game, seat)
+        return self.rng.choice(legal) if legal else None
+
+    def _random_trade(self, game, seat):
+        st, rb = game.state, game.rulebook
+        others = [p for p in game.bidders() if p != seat]
+        if not others:
+            return None
+        other = self.rng.choice(others)
+
+        def tradable(who):
+            return [q for q in rb.properties if st.owner[q] == who and (
+                rb.spaces[q].group < 0 or not act.group_has_buildings(game, rb.spaces[q].group))]
+
+        give = [q for q in tradable(seat) if self.rng.random() < 0.3]
+        take = [q for q in tradable(other) if self.rng.random() < 0.3]
+        cash = self.rng.randint(-st.cash[other], st.cash[seat]) // 2 if self.rng.random() < 0.5 else 0
+        if not (give or take or cash):
+            return None
+        return Trade(other, give=tuple(give), take=tuple(take), cash=cash)
+
+    def accept_trade(self, game, seat, proposer, trade):
+        return self.rng.random() < 0.5
+
+    def lift_on_transfer(self, game, seat, pos):
+        return self.rng.random() < 0.5
+
+    def wants_building(self, game, seat, kind):
+        return self.rng.random() < 0.5
+
+    def place_building(self, game, seat, kind, lots):
+        return self.rng.choice(lots)
+
+
+AGENTS = {"default": DefaultAgent, "random": RandomAgent}

@@ -1,0 +1,596 @@
+"""One game: the turn skeleton, its hook points, and the primitives rules are compiled into.
+
+Money moves only through `transfer` (and `charge`, which raises funds and settles debts by
+bankruptcy); randomness comes only from the game's own generator; every state change can be
+written to an event log naming the rule in force. Agents are asked for decisions and every
+answer is validated (see actions.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Callable, Sequence
+
+from . import actions as act
+from .state import State
+from .tables import RentContext, Rulebook
+
+BANK_NAME = "bank"
+DEFAULT_MAX_TURNS = 2000
+MAX_ACTIONS = 200  # decisions one player may take between two rolls
+MAX_CHAIN = 32  # land -> card -> move -> land ... deeper than this stops (see check: cycles)
+
+
+class GameOver(Exception):
+    """Raised inside the loop when the game ends in the middle of a turn."""
+
+
+class Game:
+    """A game of a compiled rulebook between seated agents, from a seed."""
+
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        agents: Sequence,
+        seed: int = 0,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        log: Callable[[str], None] | None = None,
+    ):
+        n = len(agents)
+        s = rulebook.settings
+        self.rulebook = rulebook
+        self.settings = s
+        self.agents = list(agents)
+        self.seed = seed
+        self.max_turns = max_turns
+        self.rng = random.Random(seed)
+        self._log = log
+        self.rule = "setup"
+        self.over = False
+        self.end_reason: str | None = None
+        self.winner: int | None = None
+        self.stop = False  # the current player's turn is interrupted (jail, bankruptcy)
+        self.again = False  # the current player rolls once more
+        self.last_roll: tuple[int, ...] = ()
+        self.dice_total = 0
+        self.version = 0  # bumped whenever a deed changes hands
+        self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
+        self._depth = 0
+        size = rulebook.size
+        decks = [list(range(len(d.cards))) for d in rulebook.decks]
+        self.state = State(
+            cash=[0] * n + [0],
+            position=[rulebook.go] * n,
+            in_jail=[False] * n,
+            jail_turns=[0] * n,
+            bankrupt=[False] * n,
+            jail_cards=[[] for _ in range(n)],
+            owner=[-1] * size,
+            houses=[0] * size,
+            hotels=[0] * size,
+            mortgaged=[False] * size,
+            bank_houses=s.houses,
+            bank_hotels=s.hotels,
+            decks=decks,
+        )
+        for seat, agent in enumerate(self.agents):
+            if hasattr(agent, "seat_at"):
+                agent.seat_at(self, seat)
+        self._setup()
+
+    # ------------------------------------------------------------ log
+
+    @property
+    def logging(self) -> bool:
+        return self._log is not None
+
+    def emit(self, event: str, **fields) -> None:
+        """Write one event to the log (callers test `self._log` first on hot paths)."""
+        if self._log is None:
+            return
+        record = {"turn": self.state.turn, "event": event}
+        record.update(fields)
+        record["rule"] = self.rule
+        self._log(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+
+    def account_name(self, account: int):
+        return BANK_NAME if account == self.state.bank else account
+
+    # ------------------------------------------------------------ setup
+
+    def _setup(self) -> None:
+        st, s, rb = self.state, self.settings, self.rulebook
+        n = st.players
+        self.emit(
+            "start",
+            rulebook=rb.title,
+            seed=self.seed,
+            players=n,
+            agents=[getattr(a, "name", type(a).__name__) for a in self.agents],
+        )
+        self.rule = "shuffle_decks"
+        if s.shuffle_decks:
+            for i, deck in enumerate(st.decks):
+                self.rng.shuffle(deck)
+                if self._log:
+                    self.emit("shuffle", deck=rb.decks[i].name,
+                              order=[rb.decks[i].cards[c].id for c in deck])
+        self.rule = "starting_cash"
+        for seat in range(n):
+            self.transfer(st.bank, seat, s.starting_cash, "starting cash")
+        self.rule = "first_player"
+        if s.first_player == "highest_roll" and n > 1:
+            contenders = list(range(n))
+            while len(contenders) > 1:
+                totals = {}
+                for seat in contenders:
+                    totals[seat] = sum(self.roll(seat))
+                best = max(totals.values())
+                contenders = [seat for seat in contenders if totals[seat] == best]
+            st.current = contenders[0]
+        self.emit("first_player", player=st.current)
+
+    # ------------------------------------------------------------ money
+
+    def transfer(self, src: int, dst: int, amount: int, reason: str) -> None:
+        """Move money between two accounts: the only way money moves."""
+        cash = self.state.cash
+        cash[src] -= amount
+        cash[dst] += amount
+        if self._log:
+            self.emit("transfer", source=self.account_name(src), to=self.account_name(dst),
+                      amount=amount, reason=reason)
+
+    def charge(self, payer: int, creditor: int, amount: int, reason: str) -> bool:
+        """Make `payer` pay `amount`, raising funds if short; bankrupt if it cannot."""
+        st = self.state
+        if amount <= 0:
+            return True
+        if st.cash[payer] < amount:
+            self.raise_funds(payer, amount)
+            if st.cash[payer] < amount:
+                self.bankrupt(payer, creditor)
+                return False
+        self.transfer(payer, creditor, amount, reason)
+        return True
+
+    def raise_funds(self, seat: int, amount: int) -> None:
+        """Ask the player to sell buildings or mortgage until it holds `amount` in cash."""
+        st = self.state
+        agent = self.agents[seat]
+        # every action sells or mortgages something, so this ends
+        for _ in range(1 + 6 * len(self.rulebook.properties)):
+            if st.cash[seat] >= amount or not act.can_raise(self, seat):
+                return
+            action = agent.raise_funds(self, seat, amount)
+            if action is None:
+                return
+            act.apply(self, seat, action)
+
+    def worth(self, seat: int) -> int:
+        """Total worth for the income tax: cash, printed prices (mortgaged or not), buildings."""
+        st, rb = self.state, self.rulebook
+        total = st.cash[seat]
+        per_hotel = rb.settings.houses_per_hotel
+        for pos in rb.properties:
+            if st.owner[pos] == seat:
+                sp = rb.spaces[pos]
+                total += sp.price + st.houses[pos] * sp.house_cost
+                total += st.hotels[pos] * (sp.hotel_cost + per_hotel * sp.house_cost)
+        return total
+
+    def net_worth(self, seat: int) -> int:
+        """The printed valuation of the short games: mortgaged lots count their mortgage."""
+        st, rb = self.state, self.rulebook
+        total = self.worth(seat)
+        for pos in rb.properties:
+            if st.owner[pos] == seat and st.mortgaged[pos]:
+                total -= rb.spaces[pos].price - rb.spaces[pos].mortgage
+        return total
+
+    # ------------------------------------------------------------ dice and movement
+
+    def roll(self, seat: int) -> tuple[int, ...]:
+        """Throw every die: one draw from the game's generator picks a whole outcome."""
+        rolls = self.rulebook.rolls
+        dice = rolls[int(self.rng.random() * len(rolls))]
+        self.last_roll = dice
+        if self._log:
+            self.emit("roll", player=seat, dice=list(dice))
+        return dice
+
+    def move_by(self, seat: int, steps: int, ctx: RentContext | None = None) -> None:
+        """Move forward (passing spaces) or backward (passing nothing), then land."""
+        st, rb = self.state, self.rulebook
+        start = st.position[seat]
+        dest = (start + steps) % rb.size
+        if steps > 0 and rb.pass_positions:
+            self._pass(seat, start, steps)
+            if self.stop:
+                return
+        st.position[seat] = dest
+        if self._log:
+            self.emit("move", player=seat, to=rb.spaces[dest].name, steps=steps)
+        self.land(seat, ctx)
+
+    def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
+        """Move forward to `dest`; a player already there does not go round again."""
+        start = self.state.position[seat]
+        self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
+
+    def _pass(self, seat: int, start: int, steps: int) -> None:
+        rb = self.rulebook
+        n = rb.size
+        for q in rb.pass_positions:
+            if (q - start - 1) % n < steps:
+                for hook in rb.pass_hooks[q]:
+                    hook(self, seat, None)
+                    if self.stop:
+                        return
+
+    def land(self, seat: int, ctx: RentContext | None = None) -> None:
+        """Fire the rules of the space the player stands on."""
+        self._depth += 1
+        try:
+            if self._depth > MAX_CHAIN:
+                self.emit("chain_cut", player=seat, depth=self._depth)
+                self.stop = True
+                return
+            for hook in self.rulebook.land_hooks[self.state.position[seat]]:
+                hook(self, seat, ctx)
+                if self.stop:
+                    return
+        finally:
+            self._depth -= 1
+
+    def go_to_jail(self, seat: int) -> None:
+        """Straight to jail: no passing, no landing; the turn ends."""
+        st = self.state
+        st.position[seat] = self.rulebook.jail
+        st.in_jail[seat] = True
+        st.jail_turns[seat] = 0
+        self.again = False
+        if seat == st.current:
+            self.stop = True
+        if self._log:
+            self.emit("jail", player=seat)
+
+    # ------------------------------------------------------------ landing primitives
+
+    def offer(self, seat: int, pos: int, auction: bool = True) -> None:
+        """The player may buy an unowned property at its price; else the bank auctions it."""
+        st = self.state
+        if st.owner[pos] >= 0:
+            return
+        sp = self.rulebook.spaces[pos]
+        if st.cash[seat] >= sp.price and self.agents[seat].buy(self, seat, pos):
+            self.transfer(seat, st.bank, sp.price, "purchase")
+            self.give_deed(pos, seat)
+        elif auction:
+            self.auction(pos)
+
+    def give_deed(self, pos: int, seat: int) -> None:
+        self.state.owner[pos] = seat
+        self.version += 1
+        if self._log:
+            self.emit("deed", space=self.rulebook.spaces[pos].name,
+                      to=self.account_name(seat if seat >= 0 else self.state.bank))
+
+    def bidders(self) -> list[int]:
+        """Players still in the game, starting with the current one, in turn order."""
+        st = self.state
+        n = st.players
+        return [
+            (st.current + i) % n for i in range(n) if not st.bankrupt[(st.current + i) % n]
+        ]
+
+    def auction(self, pos: int) -> None:
+        """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price."""
+        winner, price = act.run_auction(self, act.Lot("deed", pos), self.settings.auction_min_bid)
+        if winner is not None:
+            self.transfer(winner, self.state.bank, price, "auction")
+            self.give_deed(pos, winner)
+
+    def rent_due(self, pos: int, ctx: RentContext | None = None) -> int:
+        """The rent the space's scheme gives now (0 on a mortgaged or unowned lot)."""
+        st, rb = self.state, self.rulebook
+        owner = st.owner[pos]
+        if owner < 0 or st.mortgaged[pos]:
+            return 0
+        sp = rb.spaces[pos]
+        kind = sp.kind
+        if kind == "street":
+            if st.hotels[pos]:
+                rent = sp.rents[-1]
+            else:
+                houses = st.houses[pos]
+                rent = sp.rents[houses]
+                if houses == 0 and self._full_group_rent(owner, sp.group):
+                    rent = rent * self.settings.full_group_rent // 100
+        else:
+            held = 0
+            for q in rb.groups[sp.group]:
+                if st.owner[q] == owner:
+                    held += 1
+            if kind == "railroad":
+                rent = sp.rents[held - 1]
+            else:
+                mult = sp.multipliers[held - 1]
+                total = self.dice_total
+                if ctx is not None and ctx.dice_multiplier is not None:
+                    mult = ctx.dice_multiplier
+                    total = sum(self.roll(st.current))
+                rent = mult * total
+        if ctx is not None:
+            rent *= ctx.factor
+        return rent
+
+    def _full_group_rent(self, owner: int, group: int) -> bool:
+        st = self.state
+        counts_mortgaged = self.settings.full_group_counts_mortgaged
+        for q in self.rulebook.groups[group]:
+            if st.owner[q] != owner or (st.mortgaged[q] and not counts_mortgaged):
+                return False
+        return True
+
+    def pay_rent(self, seat: int, pos: int, ctx: RentContext | None, factor: int = 1) -> None:
+        """The owner of the space claims its rent from the player."""
+        owner = self.state.owner[pos]
+        if owner < 0 or owner == seat:
+            return
+        if not getattr(self.agents[owner], "attentive", True):
+            if self._log:
+                self.emit("rent_unclaimed", player=seat, owner=owner)
+            return
+        rent = self.rent_due(pos, ctx) * factor
+        if rent:
+            self.charge(seat, owner, rent, "rent")
+
+    def pay_choice(self, seat: int, options: tuple) -> None:
+        """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
+        choice = self.agents[seat].tax(self, seat, options)
+        if not isinstance(choice, int) or not 0 <= choice < len(options):
+            raise act.IllegalAction(self.rule, f"choose one of {len(options)} options")
+        kind, value = options[choice]
+        amount = value if kind == "money" else self.worth(seat) * value // 100
+        if self._log:
+            self.emit("tax_choice", player=seat, choice=f"{kind}:{value}", amount=amount)
+        self.charge(seat, self.state.bank, amount, "tax")
+
+    def pay_per_building(self, seat: int, per_house: int, per_hotel: int) -> None:
+        st = self.state
+        houses = hotels = 0
+        for pos in self.rulebook.properties:
+            if st.owner[pos] == seat:
+                houses += st.houses[pos]
+                hotels += st.hotels[pos]
+        self.charge(seat, st.bank, houses * per_house + hotels * per_hotel, "repairs")
+
+    def pay_each(self, seat: int, amount: int, collect: bool) -> None:
+        """Pay every other player `amount`, or collect it from each of them."""
+        st = self.state
+        for other in self.bidders():
+            if other == seat or st.bankrupt[other]:
+                continue
+            if collect:
+                self.charge(other, seat, amount, "card")
+            else:
+                if not self.charge(seat, other, amount, "card"):
+                    return
+
+    def draw(self, seat: int, deck_index: int) -> None:
+        """Take the top card; put it under the deck (or keep it) and obey it."""
+        st = self.state
+        deck = st.decks[deck_index]
+        if not deck:
+            return
+        card_index = deck.pop(0)
+        card = self.rulebook.decks[deck_index].cards[card_index]
+        if self._log:
+            self.emit("draw", player=seat, deck=self.rulebook.decks[deck_index].name,
+                      card=card.id)
+        if card.keep:
+            st.jail_cards[seat].append((deck_index, card_index))
+            return
+        deck.append(card_index)
+        for effect in card.effects:
+            effect(self, seat, None)
+            if self.stop:
+                return
+
+    # ------------------------------------------------------------ jail
+
+    def _jail_turn(self, seat: int) -> None:
+        st, s = self.state, self.settings
+        st.jail_turns[seat] += 1
+        agent = self.agents[seat]
+        choice = agent.jail(self, seat)
+        self.rule = "leaving_jail"
+        if choice == "card":
+            if not st.jail_cards[seat]:
+                raise act.IllegalAction("leaving_jail", "the player holds no Get Out of Jail Free card")
+            deck_index, card_index = st.jail_cards[seat].pop(0)
+            st.decks[deck_index].append(card_index)
+            self._free(seat, "card")
+            self._rolls(seat)
+            return
+        if choice == "pay":
+            if not s.jail_pay_before_roll:
+                raise act.IllegalAction("leaving_jail", "the fine may not be paid before rolling")
+            if st.cash[seat] < s.jail_fine:
+                raise act.IllegalAction("leaving_jail", "not enough cash to pay the fine")
+            self.transfer(seat, st.bank, s.jail_fine, "jail fine")
+            self._free(seat, "fine")
+            self._rolls(seat)
+            return
+        if choice != "roll":
+            raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
+        dice = self.roll(seat)
+        self.dice_total = sum(dice)
+        self._faces(seat, dice)
+        if self.stop:
+            return
+        if s.jail_exit_doubles and len(dice) > 1 and len(set(dice)) == 1:
+            self._free(seat, "doubles")
+        elif st.jail_turns[seat] >= s.jail_turns:
+            if not self.charge(seat, st.bank, s.jail_fine, "jail fine"):
+                return
+            self._free(seat, "forced")
+        else:
+            return
+        self.move_by(seat, self.dice_total)
+
+    def _free(self, seat: int, how: str) -> None:
+        self.state.in_jail[seat] = False
+        self.state.jail_turns[seat] = 0
+        if self._log:
+            self.emit("free", player=seat, by=how)
+
+    # ------------------------------------------------------------ the turn
+
+    def _faces(self, seat: int, dice: tuple[int, ...]) -> None:
+        for die, face, hook in self.rulebook.face_hooks:
+            if dice[die] == face:
+                hook(self, seat, None)
+                if self.stop:
+                    return
+
+    def _rolls(self, seat: int) -> None:
+        """Roll, move and obey, again while a rule says so."""
+        rb = self.rulebook
+        doubles = 0
+        while True:
+            self.again = False
+            dice = self.roll(seat)
+            self.dice_total = sum(dice)
+            if rb.face_hooks:
+                self._faces(seat, dice)
+                if self.stop:
+                    return
+            if len(dice) > 1 and dice[0] == dice[1] and len(set(dice)) == 1:
+                doubles += 1
+                for dh in rb.doubles_hooks:
+                    if dh.times is None or dh.times == doubles:
+                        dh.hook(self, seat, None)
+                        if self.stop:
+                            return
+            self.move_by(seat, self.dice_total)
+            if self.stop or not self.again:
+                return
+
+    def play_turn(self) -> None:
+        """One player's turn: all its rolls, then its decisions between turns."""
+        if self.over:
+            return
+        st = self.state
+        seat = st.current
+        self.stop = False
+        try:
+            for hook in self.rulebook.turn_start_hooks:
+                hook(self, seat, None)
+            if not self.stop:
+                if st.in_jail[seat]:
+                    self._jail_turn(seat)
+                else:
+                    self._rolls(seat)
+            if not st.bankrupt[seat]:
+                self._manage(seat)
+        except GameOver:
+            pass
+        self._next()
+
+    def _manage(self, seat: int) -> None:
+        """The player's decisions between rolls: one action at a time, until it passes."""
+        agent = self.agents[seat]
+        st = self.state
+        for _ in range(MAX_ACTIONS):
+            self.rule = "agent"
+            action = agent.manage(self, seat)
+            if action is None:
+                return
+            act.apply(self, seat, action)
+            if st.bankrupt[seat] or self.over:
+                return
+
+    def _next(self) -> None:
+        st = self.state
+        n = st.players
+        st.turn += 1
+        if self.over:
+            return
+        seat = st.current
+        for _ in range(n):
+            seat = (seat + 1) % n
+            if seat == 0:
+                st.round += 1
+            if not st.bankrupt[seat]:
+                break
+        st.current = seat
+        if st.turn >= self.max_turns:
+            self.finish("turn_cap", None)
+
+    def play(self) -> "Game":
+        """Play until a rule ends the game or the turn cap is reached."""
+        while not self.over:
+            self.play_turn()
+        return self
+
+    # ------------------------------------------------------------ bankruptcy and the end
+
+    def bankrupt(self, seat: int, creditor: int) -> None:
+        """The player cannot pay: everything goes to the creditor, or to the bank's auction."""
+        st = self.state
+        if st.bankrupt[seat]:
+            return
+        self.rule = "bankruptcy"
+        if self._log:
+            self.emit("bankrupt", player=seat, creditor=self.account_name(creditor))
+        act.sell_all_buildings(self, seat)
+        st.bankrupt[seat] = True
+        st.in_jail[seat] = False
+        st.bankruptcies += 1
+        if seat == st.current:
+            self.stop = True
+            self.again = False
+        lots = [pos for pos in self.rulebook.properties if st.owner[pos] == seat]
+        cash = st.cash[seat]
+        if creditor != st.bank:
+            if cash:
+                self.transfer(seat, creditor, cash, "bankruptcy")
+            st.jail_cards[creditor].extend(st.jail_cards[seat])
+            st.jail_cards[seat] = []
+            for pos in lots:
+                self.give_deed(pos, creditor)
+            for pos in lots:
+                if st.mortgaged[pos] and not st.bankrupt[creditor]:
+                    act.take_mortgaged(self, creditor, pos)
+        else:
+            if cash:
+                self.transfer(seat, st.bank, cash, "bankruptcy")
+            for deck_index, card_index in st.jail_cards[seat]:
+                st.decks[deck_index].append(card_index)
+            st.jail_cards[seat] = []
+            for pos in lots:
+                st.mortgaged[pos] = False
+                self.give_deed(pos, -1)
+            if self.settings.bankruptcy_to_bank == "auction":
+                for pos in lots:
+                    if self._alive() > 1:
+                        self.auction(pos)
+        if self._alive() <= 1:
+            last = next(i for i in range(st.players) if not st.bankrupt[i])
+            self.finish("last_player", last)
+            raise GameOver
+
+    def _alive(self) -> int:
+        return self.state.bankrupt.count(False)
+
+    def finish(self, reason: str, winner: int | None) -> None:
+        if self.over:
+            return
+        self.over = True
+        self.end_reason = reason
+        self.winner = winner
+        self.rule = "end"
+        self.emit("end", reason=reason, winner=winner)

@@ -1,0 +1,42 @@
+"""The mutable state of one game: plain attrs data, every list indexed by seat or by space.
+
+Money sits in `cash`, one account per player followed by the bank's (which may go negative:
+the bank never goes broke). Deeds are `owner` (-1: the bank); buildings are `houses` and
+`hotels` per space plus the bank's supply; cards are the decks' orders plus the jail cards
+players hold. Nothing else in the engine holds game state.
+"""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+
+@define(slots=True)
+class State:
+    cash: list[int]
+    position: list[int]
+    in_jail: list[bool]
+    jail_turns: list[int]
+    bankrupt: list[bool]
+    jail_cards: list[list[tuple[int, int]]]
+    owner: list[int]
+    houses: list[int]
+    hotels: list[int]
+    mortgaged: list[bool]
+    bank_houses: int
+    bank_hotels: int
+    decks: list[list[int]]
+    current: int = 0
+    turn: int = 0
+    round: int = 0
+    bankruptcies: int = 0
+    order: list[int] = field(factory=list)
+
+    @property
+    def players(self) -> int:
+        return len(self.position)
+
+    @property
+    def bank(self) -> int:
+        """The bank's account index in `cash`."""
+        return len(self.position)

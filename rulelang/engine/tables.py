@@ -1,0 +1,138 @@
+"""The compiled, immutable form of a rulebook that the engine plays: tables and hooks.
+
+`compile` builds a `Rulebook` once; every game of a batch shares it. Nothing here refers to
+the syntax tree, and nothing in the game loop looks a name up: spaces, groups and decks are
+indices, and rules are closures in per-space and per-event tuples.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+from attrs import frozen
+
+from .settings import Settings
+
+PROPERTY_KINDS = ("street", "railroad", "utility")
+SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
+
+# A hook is called as hook(game, seat, ctx); ctx is None or a RentContext.
+Hook = Callable[..., None]
+
+
+@frozen
+class RentContext:
+    """How a card changes the rent due on the space it moves the player to."""
+
+    factor: int = 1
+    dice_multiplier: int | None = None
+
+
+@frozen
+class Space:
+    """One space: its kind, and for properties its group, prices and rent table."""
+
+    index: int
+    name: str
+    kind: str
+    group: int = -1
+    price: int = 0
+    mortgage: int = 0
+    house_cost: int = 0
+    hotel_cost: int = 0
+    rents: tuple[int, ...] = ()
+    multipliers: tuple[int, ...] = ()
+
+    @property
+    def is_property(self) -> bool:
+        return self.kind in PROPERTY_KINDS
+
+
+@frozen
+class Card:
+    """A compiled card: its effects as hooks, or a card the player keeps (jail card)."""
+
+    id: str
+    title: str
+    effects: tuple[Hook, ...]
+    keep: bool = False
+
+
+@frozen
+class Deck:
+    name: str
+    cards: tuple[Card, ...]
+
+
+@frozen
+class DoublesHook:
+    """A rule on doubles; times None fires on every double, else on the n-th in a row."""
+
+    times: int | None
+    hook: Hook
+
+
+@frozen
+class Rulebook:
+    """Everything a game needs from a rulebook, precomputed."""
+
+    title: str
+    files: tuple[str, ...]
+    settings: Settings
+    spaces: tuple[Space, ...]
+    groups: tuple[tuple[int, ...], ...]
+    group_names: tuple[str, ...]
+    decks: tuple[Deck, ...]
+    dice: tuple[tuple[int, ...], ...]
+    land_hooks: tuple[tuple[Hook, ...], ...]
+    pass_hooks: tuple[tuple[Hook, ...], ...]
+    doubles_hooks: tuple[DoublesHook, ...]
+    turn_start_hooks: tuple[Hook, ...]
+    face_hooks: tuple[tuple[int, int, Hook], ...]  # (die index, face value, hook)
+    face_names: tuple[tuple[int, int, str], ...] = ()
+    rule_names: tuple[str, ...] = ()
+    currency: str = "$"
+    go: int = 0
+    jail: int = -1
+    # derived tables
+    size: int = attrs.field(init=False)
+    pass_positions: tuple[int, ...] = attrs.field(init=False)
+    properties: tuple[int, ...] = attrs.field(init=False)
+    nearest: dict = attrs.field(init=False)
+    rolls: tuple[tuple[int, ...], ...] = attrs.field(init=False)
+
+    def __attrs_post_init__(self):
+        n = len(self.spaces)
+        object.__setattr__(self, "size", n)
+        object.__setattr__(
+            self, "pass_positions", tuple(i for i, h in enumerate(self.pass_hooks) if h)
+        )
+        object.__setattr__(
+            self, "properties", tuple(s.index for s in self.spaces if s.is_property)
+        )
+        nearest = {}
+        for kind in set(s.kind for s in self.spaces) | {"property"}:
+            targets = [
+                s.index
+                for s in self.spaces
+                if s.kind == kind or (kind == "property" and s.is_property)
+            ]
+            row = []
+            for pos in range(n):
+                ahead = [(t - pos - 1) % n for t in targets]
+                row.append(targets[ahead.index(min(ahead))] if targets else -1)
+            nearest[kind] = tuple(row)
+        object.__setattr__(self, "nearest", nearest)
+        # Every outcome of the dice, equally likely, so one random draw picks a whole roll.
+        rolls: list[tuple[int, ...]] = [()]
+        for faces in self.dice:
+            rolls = [r + (f,) for r in rolls for f in faces]
+        object.__setattr__(self, "rolls", tuple(rolls))
+
+    def space(self, name: str) -> Space:
+        """The space of that name (the first, if several share it)."""
+        for s in self.spaces:
+            if s.name == name:
+                return s
+        raise KeyError(name)
