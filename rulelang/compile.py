@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import ast
 from .diagnostics import RuleError
+from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
     PROPERTY_KINDS,
@@ -266,7 +267,9 @@ class _Env:
                 index = self.decks[deck.value]
                 return lambda g, p, ctx: g.draw(p, index)
             case ast.BuyOrAuction(auction):
-                return lambda g, p, ctx: g.offer(p, g.state.position[p], auction)
+                return Game.offer_here if auction else Game.offer_here_no_auction
+            case ast.PayRent(1):
+                return Game.rent_here
             case ast.PayRent(factor):
                 return lambda g, p, ctx: g.pay_rent(p, g.state.position[p], ctx, factor)
             case ast.RollAgain():

@@ -83,9 +83,7 @@ class DefaultAgent(Agent):
         self.reserve = reserve
         self._traded_at = -1
         self._full_version = -1
-        self._mortgaged_version = (-1, -1)
         self._full: tuple[int, ...] = ()
-        self._mortgaged: tuple[int, ...] = ()
         self._cheapest = 0
         self._streets: tuple[int, ...] = ()
 
@@ -154,22 +152,10 @@ class DefaultAgent(Agent):
     def _full_groups(self, game, seat) -> tuple[int, ...]:
         """The street groups the player owns whole (cached until a deed changes hands)."""
         if self._full_version != game.version:
-            st, rb = game.state, game.rulebook
-            self._full = tuple(
-                g for g in self._streets if all(st.owner[q] == seat for q in rb.groups[g])
-            )
+            whole = game.whole_groups()
+            self._full = tuple(g for g in self._streets if whole[g] == seat)
             self._full_version = game.version
         return self._full
-
-    def _mortgaged_lots(self, game, seat) -> tuple[int, ...]:
-        key = (game.version, game.mortgage_version)
-        if self._mortgaged_version != key:
-            st = game.state
-            self._mortgaged = tuple(
-                q for q in game.rulebook.properties if st.owner[q] == seat and st.mortgaged[q]
-            )
-            self._mortgaged_version = key
-        return self._mortgaged
 
     def manage(self, game, seat):
         st, rb = game.state, game.rulebook
@@ -183,7 +169,7 @@ class DefaultAgent(Agent):
                 return trade
         full = self._full_groups(game, seat)
         # lift mortgages on whole groups first, elsewhere only when rich
-        for q in self._mortgaged_lots(game, seat):
+        for q in game.mortgaged_lots()[seat]:
             cost = act.lift_cost(game, q)
             if cash - cost >= self.reserve * (1 if rb.spaces[q].group in full else 3):
                 return Lift(q)

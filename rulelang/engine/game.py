@@ -56,6 +56,10 @@ class Game:
         self.dice_total = 0
         self.version = 0  # bumped whenever a deed changes hands
         self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
+        self._whole_key = -1
+        self._whole: tuple[int, ...] = ()
+        self._mortgaged_key = self._mortgaged_key2 = -1
+        self._mortgaged: tuple[tuple[int, ...], ...] = ()
         self._depth = 0
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -189,13 +193,45 @@ class Game:
                 total -= rb.spaces[pos].price - rb.spaces[pos].mortgage
         return total
 
+    # ------------------------------------------------------------ derived views for agents
+
+    def whole_groups(self) -> tuple[int, ...]:
+        """For each group, the seat that owns all of it, or -1 (cached per ownership)."""
+        if self._whole_key != self.version:
+            owner = self.state.owner
+            out = []
+            for members in self.rulebook.groups:
+                o = owner[members[0]]
+                for q in members:
+                    if owner[q] != o:
+                        o = -1
+                        break
+                out.append(o)
+            self._whole = tuple(out)
+            self._whole_key = self.version
+        return self._whole
+
+    def mortgaged_lots(self) -> tuple[tuple[int, ...], ...]:
+        """For each seat, its mortgaged lots (cached per ownership and mortgage change)."""
+        if self._mortgaged_key != self.version or self._mortgaged_key2 != self.mortgage_version:
+            st = self.state
+            lots = [[] for _ in range(st.players)]
+            for q in self.rulebook.properties:
+                if st.mortgaged[q] and st.owner[q] >= 0:
+                    lots[st.owner[q]].append(q)
+            self._mortgaged = tuple(tuple(x) for x in lots)
+            self._mortgaged_key = self.version
+            self._mortgaged_key2 = self.mortgage_version
+        return self._mortgaged
+
     # ------------------------------------------------------------ dice and movement
 
     def roll(self, seat: int) -> tuple[int, ...]:
         """Throw every die: one draw from the game's generator picks a whole outcome."""
         rolls = self.rulebook.rolls
-        dice = rolls[int(self.rng.random() * len(rolls))]
-        self.last_roll = dice
+        i = int(self.rng.random() * len(rolls))
+        dice = self.last_roll = rolls[i]
+        self.dice_total = self.rulebook.totals[i]
         if self._log:
             self.emit("roll", player=seat, dice=list(dice))
         return dice
@@ -204,11 +240,15 @@ class Game:
         """Move forward (passing spaces) or backward (passing nothing), then land."""
         st, rb = self.state, self.rulebook
         start = st.position[seat]
+        if steps > 0:
+            crossed = rb.crossings[start][steps % (rb.size + 1)]
+            if crossed:
+                for q in crossed:
+                    for hook in rb.pass_hooks[q]:
+                        hook(self, seat, None)
+                        if self.stop:
+                            return
         dest = (start + steps) % rb.size
-        if steps > 0 and rb.pass_positions:
-            self._pass(seat, start, steps)
-            if self.stop:
-                return
         st.position[seat] = dest
         if self._log:
             self.emit("move", player=seat, to=rb.spaces[dest].name, steps=steps)
@@ -219,30 +259,21 @@ class Game:
         start = self.state.position[seat]
         self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
 
-    def _pass(self, seat: int, start: int, steps: int) -> None:
-        rb = self.rulebook
-        n = rb.size
-        for q in rb.pass_positions:
-            if (q - start - 1) % n < steps:
-                for hook in rb.pass_hooks[q]:
-                    hook(self, seat, None)
-                    if self.stop:
-                        return
-
     def land(self, seat: int, ctx: RentContext | None = None) -> None:
         """Fire the rules of the space the player stands on."""
+        hooks = self.rulebook.land_hooks[self.state.position[seat]]
+        if not hooks:
+            return
         self._depth += 1
-        try:
-            if self._depth > MAX_CHAIN:
-                self.emit("chain_cut", player=seat, depth=self._depth)
-                self.stop = True
-                return
-            for hook in self.rulebook.land_hooks[self.state.position[seat]]:
+        if self._depth > MAX_CHAIN:
+            self.emit("chain_cut", player=seat, depth=self._depth)
+            self.stop = True
+        else:
+            for hook in hooks:
                 hook(self, seat, ctx)
                 if self.stop:
-                    return
-        finally:
-            self._depth -= 1
+                    break
+        self._depth -= 1
 
     def go_to_jail(self, seat: int) -> None:
         """Straight to jail: no passing, no landing; the turn ends."""
@@ -269,6 +300,18 @@ class Game:
             self.give_deed(pos, seat)
         elif auction:
             self.auction(pos)
+
+    def offer_here(self, seat: int, ctx=None) -> None:
+        """`buy or auction` on the space the player stands on."""
+        self.offer(seat, self.state.position[seat], True)
+
+    def offer_here_no_auction(self, seat: int, ctx=None) -> None:
+        """`buy` on the space the player stands on; a declined lot stays with the bank."""
+        self.offer(seat, self.state.position[seat], False)
+
+    def rent_here(self, seat: int, ctx: RentContext | None = None) -> None:
+        """`pay rent` on the space the player stands on."""
+        self.pay_rent(seat, self.state.position[seat], ctx)
 
     def give_deed(self, pos: int, seat: int) -> None:
         self.state.owner[pos] = seat
@@ -459,16 +502,22 @@ class Game:
     def _rolls(self, seat: int) -> None:
         """Roll, move and obey, again while a rule says so."""
         rb = self.rulebook
+        rolls, is_double, totals = rb.rolls, rb.doubles, rb.totals
+        count = len(rolls)
+        rand = self.rng.random
         doubles = 0
         while True:
             self.again = False
-            dice = self.roll(seat)
-            self.dice_total = sum(dice)
+            i = int(rand() * count)
+            dice = self.last_roll = rolls[i]
+            self.dice_total = totals[i]
+            if self._log:
+                self.emit("roll", player=seat, dice=list(dice))
             if rb.face_hooks:
                 self._faces(seat, dice)
                 if self.stop:
                     return
-            if len(dice) > 1 and dice[0] == dice[1] and len(set(dice)) == 1:
+            if is_double[i]:
                 doubles += 1
                 for dh in rb.doubles_hooks:
                     if dh.times is None or dh.times == doubles:
@@ -486,6 +535,7 @@ class Game:
         st = self.state
         seat = st.current
         self.stop = False
+        self._depth = 0
         try:
             for hook in self.rulebook.turn_start_hooks:
                 hook(self, seat, None)

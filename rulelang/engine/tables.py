@@ -101,6 +101,9 @@ class Rulebook:
     properties: tuple[int, ...] = attrs.field(init=False)
     nearest: dict = attrs.field(init=False)
     rolls: tuple[tuple[int, ...], ...] = attrs.field(init=False)
+    crossings: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(init=False)
+    doubles: tuple[bool, ...] = attrs.field(init=False)
+    totals: tuple[int, ...] = attrs.field(init=False)
 
     def __attrs_post_init__(self):
         n = len(self.spaces)
@@ -129,6 +132,18 @@ class Rulebook:
         for faces in self.dice:
             rolls = [r + (f,) for r in rolls for f in faces]
         object.__setattr__(self, "rolls", tuple(rolls))
+        object.__setattr__(self, "totals", tuple(sum(r) for r in rolls))
+        object.__setattr__(
+            self, "doubles", tuple(len(r) > 1 and len(set(r)) == 1 for r in rolls)
+        )
+        # crossings[start][steps]: the spaces with pass rules a forward move goes over or onto
+        object.__setattr__(self, "crossings", tuple(
+            tuple(
+                tuple(q for q in self.pass_positions if (q - start - 1) % n < steps)
+                for steps in range(n + 1)
+            )
+            for start in range(n)
+        ))
 
     def space(self, name: str) -> Space:
         """The space of that name (the first, if several share it)."""
