@@ -520,7 +520,9 @@ class Program:
 
     files lists every file read, the played one first. Board, decks and dice come from the
     nearest file that declares them (a child's `board:` replaces the parent's). rules are in
-    force order; settings holds the top-level `set` items, later ones winning.
+    force order; settings holds the top-level `set` items, later ones winning. options are
+    the options switched on; declared_options names every `option` block of the files, on
+    or off, where it is declared (for checking `if option NAME`).
     """
 
     title: Text
@@ -532,3 +534,4 @@ class Program:
     settings: tuple[Set, ...]
     currency: Currency | None = None
     options: tuple[str, ...] = ()
+    declared_options: tuple[Name, ...] = ()

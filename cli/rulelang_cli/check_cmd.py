@@ -1,0 +1,54 @@
+"""`rulelang check FILE...`: report every diagnostic of each rulebook; exit 0 clean, 1 errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from rulelang.check import check_path
+from rulelang.diagnostics import render, summary, to_json
+
+
+def _read(path: str, cache: dict[str, str | None]) -> str | None:
+    if path not in cache:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                cache[path] = f.read()
+        except OSError:
+            cache[path] = None
+    return cache[path]
+
+
+@click.command()
+@click.argument("files", metavar="FILE...", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text for people, json for tools")
+@click.option("--strict", is_flag=True, help="count warnings as errors")
+@click.option("--option", "options", metavar="NAME", multiple=True,
+              help="switch on an option of the rulebook (repeatable)")
+def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...]) -> None:
+    """Check rulebooks: syntax, names, types, the board and the settings.
+
+    Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 bad usage.
+    """
+    sources: dict[str, str | None] = {}
+    failed = False
+    report = []
+    for path in files:
+        _, diags = check_path(path, options)
+        errors = sum(d.is_error for d in diags)
+        warnings = len(diags) - errors
+        failed = failed or errors > 0 or (strict and warnings > 0)
+        if fmt == "json":
+            report.append({"file": path, "errors": errors, "warnings": warnings,
+                           "diagnostics": [to_json(d) for d in diags]})
+            continue
+        for d in diags:
+            click.echo(render(d, _read(d.span.file, sources)))
+        click.echo(summary(path, diags))
+    if fmt == "json":
+        click.echo(json.dumps({"files": report}, indent=2, ensure_ascii=False))
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,533 @@
+"""Analysis of a resolved rulebook: `check` returns every diagnostic it finds, by position.
+
+It never stops at the first problem and never changes the program. The vocabulary it checks
+against is the engine's: the settings of `engine.settings.SETTINGS`, the space kinds below,
+the board's spaces, decks and dice faces. `check_path` runs the earlier stages too and turns
+their errors into diagnostics, so a caller always gets a list.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable, Iterator
+
+import attrs
+
+from rulelang import ast
+from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
+from rulelang.engine.settings import SETTINGS
+from rulelang.resolve import did_you_mean, resolve
+
+__all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
+
+SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail",
+               "plain")
+PROPERTY_KINDS = ("street", "railroad", "utility")
+# What `a KIND` and `the nearest KIND` may name: a space kind, any property, any space.
+TARGET_KINDS = ("property", "space") + SPACE_KINDS
+_OWNABLE = ("property",) + PROPERTY_KINDS
+_UNITS = {
+    "money": (ast.Money, "money like $50"),
+    "count": (ast.Count, "a count like 3"),
+    "percent": (ast.Percent, "a percentage like 10%"),
+    "flag": (ast.Flag, "yes or no"),
+    "range": (ast.Range, "a range like 2 to 8"),
+    "choice": (ast.Word, "a choice"),
+}
+_FORMS = {"money": "${}", "count": "{}", "percent": "{}%"}
+_VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the percentage",
+                ast.Flag: "the flag", ast.Range: "the range", ast.Word: "the word",
+                ast.Text: "the text"}
+
+
+def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | None,
+                                                                 list[Diagnostic]]:
+    """Parse, resolve and check `path`; any stage's errors come back as diagnostics."""
+    try:
+        program = resolve(path, options)
+    except RuleError as e:
+        return None, [e.diagnostic]
+    except RuleErrors as e:
+        return None, list(e.diagnostics)
+    return program, check(program)
+
+
+def check(program: ast.Program) -> list[Diagnostic]:
+    """Every error and warning about a resolved rulebook, sorted by file and position."""
+    checker = _Checker(program)
+    checker.run()
+    order = {f: i for i, f in enumerate(program.files)}
+    return sorted(checker.diags, key=lambda d: (order.get(d.span.file, len(order)),
+                                                d.span.file, d.span.line, d.span.column, d.code))
+
+
+def _walk(node) -> Iterator:
+    """Every AST node inside `node`, itself included."""
+    if isinstance(node, tuple):
+        for n in node:
+            yield from _walk(n)
+    elif attrs.has(type(node)) and not isinstance(node, ast.Span):
+        yield node
+        for field in attrs.fields(type(node)):
+            yield from _walk(getattr(node, field.name))
+
+
+def _join(words: Iterable[str]) -> str:
+    return ", ".join(f"'{w}'" for w in words)
+
+
+class _Checker:
+    def __init__(self, program: ast.Program):
+        self.program = program
+        self.diags: list[Diagnostic] = []
+        self.spaces = program.board.spaces if program.board else ()
+        self.by_name: dict[str, list[ast.SpaceDecl]] = defaultdict(list)
+        for space in self.spaces:
+            self.by_name[space.name.value].append(space)
+        self.kinds = {s.kind.name for s in self.spaces}
+        self.faces = {t.value for die in program.dice for _, t in die.face_names}
+        self.decks = {d.name.value for d in program.decks}
+        self.values: dict[str, tuple[object, ast.Set | None]] = {
+            n: (s.default, None) for n, s in SETTINGS.items()}
+
+    def error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
+              notes=()) -> None:
+        self.diags.append(diagnostic(code, message, span, hint, notes))
+
+    def run(self) -> None:
+        self.settings()
+        self.board()
+        self.dice()
+        self.decks_()
+        self.rules()
+        self.whole()
+
+    # ------------------------------------------------------------ settings
+
+    def settings(self) -> None:
+        sets = [s for r in self.program.rules for s in r.body if isinstance(s, ast.Set)]
+        first_in_file: dict[tuple[str, str], ast.Set] = {}
+        for item in sets + list(self.program.settings):
+            name = item.name.name
+            spec = SETTINGS.get(name)
+            if spec is None:
+                self.error("E101", f"unknown setting '{name}'", item.name.span,
+                           hint=did_you_mean(name, SETTINGS))
+                continue
+            key = (name, item.span.file)
+            if key in first_in_file:
+                self.error("W102", f"'{name}' is set twice in this file; the later value "
+                           "wins", item.span, notes=[("first set here", first_in_file[key].span)])
+            first_in_file.setdefault(key, item)
+            value = self.setting_value(spec, item.value)
+            if value is not None:
+                self.values[name] = (value, item)
+        self.consistency()
+
+    def setting_value(self, spec, value: ast.Value):
+        node_type, expected = _UNITS[spec.type]
+        shown = value.name if isinstance(value, ast.Word) else None
+        if not isinstance(value, node_type):
+            if spec.type == "choice":
+                expected = f"one of {_join(spec.choices)}"
+            self.error("E201", f"expected {expected} for '{spec.name}', found "
+                       f"{_VALUE_NAMES[type(value)]} {_shown(value)}", value.span,
+                       hint=_type_hint(spec, value))
+            return None
+        if spec.type == "choice":
+            if shown not in spec.choices:
+                self.error("E203", f"'{spec.name}' is one of {_join(spec.choices)}, found "
+                           f"'{shown}'", value.span, hint=did_you_mean(shown, spec.choices))
+                return None
+            return shown
+        if spec.type == "flag":
+            return value.value
+        if spec.type == "range":
+            low, high = value.low, value.high
+            if low > high:
+                self.error("E206", f"the range {low} to {high} is empty", value.span,
+                           hint=f"write the smaller number first: {high} to {low}")
+                return None
+            numbers = (low, high)
+        else:
+            numbers = (value.amount if spec.type == "money" else value.value,)
+            if spec.type == "money" and numbers[0] < 0:
+                return None  # E204, reported with every other amount
+        for n in numbers:
+            if (spec.low is not None and n < spec.low) or (spec.high is not None
+                                                             and n > spec.high):
+                form = _FORMS.get(spec.type, "{}")
+                bounds = (f"between {form.format(spec.low)} and {form.format(spec.high)}"
+                          if spec.high is not None else f"at least {form.format(spec.low)}")
+                self.error("E202", f"'{spec.name}' must be {bounds}, found {_shown(value)}",
+                           value.span)
+                return None
+        return numbers if spec.type == "range" else numbers[0]
+
+    def consistency(self) -> None:
+        (per_hotel, a), (most, b) = self.values["houses_per_hotel"], self.values["max_houses"]
+        if per_hotel > most:
+            where = a or b
+            notes = [(f"'{n.name.name}' is set here", n.span) for n in (a, b)
+                     if n is not None and n is not where]
+            self.error("E301", f"'houses_per_hotel' ({per_hotel}) is more than 'max_houses' "
+                       f"({most}): no lot could ever get a hotel", where.span, notes=notes)
+
+    # ------------------------------------------------------------ board
+
+    def board(self) -> None:
+        if self.program.board is None:
+            self.error("E404", "this rulebook has no board", self.program.title.span,
+                       hint="declare one with 'board:' or extend a rulebook that has one, "
+                       "e.g. extends \"classic_board.rules\"")
+            return
+        first_named: dict[str, ast.SpaceDecl] = {}
+        for space in self.spaces:
+            kind = space.kind.name
+            if kind not in SPACE_KINDS:
+                self.error("E102", f"unknown space kind '{kind}'", space.kind.span,
+                           hint=did_you_mean(kind, SPACE_KINDS) or f"kinds: {_join(SPACE_KINDS)}")
+                continue
+            if kind in PROPERTY_KINDS:
+                self.property(space)
+            else:
+                self.not_applicable(space, ("group", "price", "mortgage", "house_cost",
+                                            "hotel_cost", "rents", "multipliers"))
+            name = space.name.value
+            first = first_named.setdefault(name, space)
+            if first is not space and PROPERTY_KINDS.count(kind) + PROPERTY_KINDS.count(
+                    first.kind.name):
+                self.error("E111", f"two spaces are named '{name}' and one is a property",
+                           space.name.span, hint="a property's name is its deed: make it unique",
+                           notes=[("the first is here", first.span)])
+        for kind in ("go", "jail"):
+            found = [s for s in self.spaces if s.kind.name == kind]
+            for extra in found[1:]:
+                self.error("E407" if kind == "go" else "E408",
+                           f"the board has more than one '{kind}' space", extra.span,
+                           notes=[("the first is here", found[0].span)])
+        if "go" not in self.kinds:
+            self.error("E407", "the board has no 'go' space", self.program.board.span,
+                       hint="add one, usually first: \"GO\": go")
+        self.groups()
+
+    def property(self, space: ast.SpaceDecl) -> None:
+        kind = space.kind.name
+        needed = ["group", "price", "mortgage"] + (["house_cost"] if kind == "street" else [])
+        missing = [f for f in needed if getattr(space, f) is None]
+        if missing:
+            words = [m.replace("_cost", " cost").replace("group", "group ('in \"Group\"')")
+                     for m in missing]
+            self.error("E410", f"{kind} '{space.name.value}' has no {', '.join(words)}",
+                       space.span, hint="e.g. street in \"Purple\", price $60, mortgage $30, "
+                       "house $50, rent $2 $10 $30 $90 $160 $250")
+        if space.price and space.mortgage and space.mortgage.amount > space.price.amount:
+            self.error("E411", f"the mortgage of '{space.name.value}' (${space.mortgage.amount})"
+                       f" is more than its price (${space.price.amount})", space.mortgage.span,
+                       hint="a mortgage lends at most the printed price (usually half)")
+        if kind == "street":
+            self.not_applicable(space, ("multipliers",))
+            want = self.values["max_houses"][0] + 2
+            if len(space.rents) != want:
+                self.error("E409", f"street '{space.name.value}' lists {len(space.rents)} "
+                           f"rent{'s' * (len(space.rents) != 1)}, expected {want}: unimproved, "
+                           f"1 to {want - 2} houses, hotel", _rents_span(space))
+        elif kind == "railroad":
+            self.not_applicable(space, ("house_cost", "hotel_cost", "multipliers"))
+        else:
+            self.not_applicable(space, ("house_cost", "hotel_cost", "rents"))
+
+    def not_applicable(self, space: ast.SpaceDecl, fields: tuple[str, ...]) -> None:
+        for field in fields:
+            value = getattr(space, field)
+            if value:
+                node = value[0] if isinstance(value, tuple) else value
+                word = {"house_cost": "house cost", "hotel_cost": "hotel cost",
+                        "multipliers": "dice multiplier", "rents": "rent"}.get(field, field)
+                hint = "a utility's rent is written 'rent dice x4 x10'" \
+                    if space.kind.name == "utility" and field == "rents" else None
+                self.error("E414", f"a '{space.kind.name}' space has no {word}", node.span,
+                           hint=hint)
+
+    def groups(self) -> None:
+        groups: dict[str, list[ast.SpaceDecl]] = defaultdict(list)
+        for s in self.spaces:
+            if s.group is not None and s.kind.name in PROPERTY_KINDS:
+                groups[s.group.value].append(s)
+        for name, lots in groups.items():
+            head = lots[0]
+            for lot in lots[1:]:
+                if lot.kind.name != head.kind.name:
+                    self.error("E412", f"group '{name}' mixes a {lot.kind.name} with "
+                               f"{head.kind.name}s", lot.kind.span,
+                               notes=[(f"'{head.name.value}' is a {head.kind.name}", head.span)])
+                elif lot.house_cost and head.house_cost and \
+                        lot.house_cost.amount != head.house_cost.amount:
+                    self.error("E412", f"houses in group '{name}' cost "
+                               f"${head.house_cost.amount} on '{head.name.value}' but "
+                               f"${lot.house_cost.amount} here", lot.house_cost.span,
+                               notes=[("the first house cost is here", head.house_cost.span)])
+            for lot in lots:
+                kind, n = lot.kind.name, len(lots)
+                listed = lot.rents if kind == "railroad" else lot.multipliers
+                if kind in ("railroad", "utility") and len(listed) != n and (
+                        kind == "railroad" or listed):
+                    what = "rents" if kind == "railroad" else "dice multipliers"
+                    self.error("E409", f"{kind} '{lot.name.value}' lists {len(listed)} {what}, "
+                               f"expected {n}: one per {kind} of group '{name}' its owner holds",
+                               _rents_span(lot))
+                elif kind == "utility" and not listed:
+                    self.error("E409", f"utility '{lot.name.value}' has no rent", lot.span,
+                               hint="e.g. rent dice " + " ".join(f"x{4 + 6 * i}" for i in
+                                                                 range(n)))
+
+    # ------------------------------------------------------------ dice and decks
+
+    def dice(self) -> None:
+        if not self.program.dice:
+            self.error("E405", "this rulebook has no dice", self.program.title.span,
+                       hint='declare them, e.g. die "first" faces 1..6')
+        seen: dict[str, ast.Die] = {}
+        for die in self.program.dice:
+            name = die.name.value
+            if name in seen:
+                self.error("E114", f"duplicate die '{name}'", die.name.span,
+                           notes=[("the first is here", seen[name].span)])
+            seen.setdefault(name, die)
+            repeated = sorted({f for f in die.faces if die.faces.count(f) > 1})
+            if repeated:
+                self.error("E208", f"die '{name}' lists face {repeated[0]} more than once",
+                           die.span)
+            named: set[int] = set()
+            for face, text in die.face_names:
+                if face not in die.faces:
+                    self.error("E207", f"die '{name}' has no face {face} to name", text.span,
+                               hint=f"its faces: {', '.join(map(str, die.faces))}")
+                elif face in named:
+                    self.error("E208", f"face {face} of die '{name}' is named twice", text.span)
+                named.add(face)
+
+    def decks_(self) -> None:
+        decks: dict[str, ast.Deck] = {}
+        cards: dict[str, ast.Card] = {}
+        for deck in self.program.decks:
+            name = deck.name.value
+            if name in decks:
+                self.error("E113", f"duplicate deck '{name}'", deck.name.span,
+                           notes=[("the first is here", decks[name].name.span)])
+            decks.setdefault(name, deck)
+            for card in deck.cards:
+                cid = card.id.value
+                if cid in cards:
+                    self.error("E112", f"duplicate card id '{cid}'", card.id.span,
+                               notes=[("the first is here", cards[cid].id.span)])
+                cards.setdefault(cid, card)
+                self.effects(card.effects, None)
+
+    # ------------------------------------------------------------ rules
+
+    def rules(self) -> None:
+        first: dict[str, ast.Rule] = {}
+        events: dict[tuple, ast.When] = {}
+        owner_of: dict[int, ast.Rule] = {}
+        for rule in self.program.rules:
+            name = rule.name.name
+            if name in first:
+                inherited = first[name].span.file != rule.span.file
+                self.error("E110", f"duplicate rule '{name}'", rule.name.span,
+                           hint=f"write 'replace rule {name}:' to change the inherited rule"
+                           if inherited else "give each rule its own name",
+                           notes=[("the first is here", first[name].name.span)])
+            first.setdefault(name, rule)
+            if rule.cite is None:
+                self.error("W101", f"rule '{name}' has no cite", rule.name.span,
+                           hint='add a first line: cite "seed file", "section title"')
+            for stmt in rule.body:
+                if isinstance(stmt, ast.When):
+                    self.when(stmt)
+                    key = (stmt.event, stmt.conditions)
+                    if key in events and owner_of[id(events[key])] is not rule:
+                        other = owner_of[id(events[key])]
+                        self.error("W103", f"rules '{other.name.name}' and '{name}' both act "
+                                   "on this event, in no stated order", stmt.event.span,
+                                   hint=f"use 'replace rule {other.name.name}:' or "
+                                   f"'after {other.name.name} rule {name}:'",
+                                   notes=[(f"'{other.name.name}' acts here", events[key].span)])
+                    events.setdefault(key, stmt)
+                    owner_of.setdefault(id(stmt), rule)
+
+    def when(self, when: ast.When) -> None:
+        event = when.event
+        if isinstance(event, (ast.Lands, ast.Passes)):
+            self.target(event.target)
+        elif isinstance(event, ast.RollsDoubles):
+            if event.times is not None and event.times < 1:
+                self.error("E202", f"doubles {event.times} times in a row can never happen",
+                           event.span)
+            if len(self.program.dice) == 1:
+                self.error("W104", "this rule can never fire: doubles need two dice",
+                           event.span)
+        elif isinstance(event, ast.DieShows) and event.face.value not in self.faces:
+            hint = did_you_mean(event.face.value, self.faces) or (
+                'name a face on a die: die "white" faces 1..6, face 1 named "..."'
+                if not self.faces else f"named faces: {_join(sorted(self.faces))}")
+            self.error("E106", f"no die has a face named '{event.face.value}'",
+                       event.face.span, hint=hint)
+        for cond in when.conditions:
+            if cond.subject == "option":
+                declared = {n.name for n in self.program.declared_options}
+                if cond.name.name not in declared:
+                    self.error("E107", f"unknown option '{cond.name.name}'", cond.name.span,
+                               hint=did_you_mean(cond.name.name, declared))
+            elif cond.subject == "owner" and not self.on_property(event):
+                self.error("E304", "'the owner' needs an event on a property", cond.span,
+                           hint="e.g. when a player lands on a property owned by another "
+                           "player unless the owner is in jail: pay rent")
+        self.effects(when.effects, event)
+
+    def target(self, target: ast.SpaceTarget) -> None:
+        if isinstance(target, ast.SpaceByName):
+            self.space_name(target.name)
+            return
+        kind = target.kind.name
+        if kind not in TARGET_KINDS:
+            self.error("E103", f"unknown kind of space '{kind}'", target.kind.span,
+                       hint=did_you_mean(kind, TARGET_KINDS) or f"kinds: {_join(TARGET_KINDS)}")
+        elif target.owner is not None and kind not in _OWNABLE:
+            self.error("E305", f"a '{kind}' space has no owner", target.span,
+                       hint="only properties (streets, railroads, utilities) are owned")
+        elif self.spaces and not self.has_kind(kind):
+            self.error("W104", f"this rule can never fire: the board has no '{kind}' space",
+                       target.span)
+
+    def has_kind(self, kind: str) -> bool:
+        if kind == "property":
+            return bool(self.kinds & set(PROPERTY_KINDS))
+        return kind == "space" or kind in self.kinds
+
+    def space_name(self, name: ast.Text, unique: bool = False) -> None:
+        if not self.spaces:
+            return  # E404 already says there is no board
+        found = self.by_name.get(name.value, [])
+        if not found:
+            self.error("E104", f"unknown space '{name.value}'", name.span,
+                       hint=did_you_mean(name.value, self.by_name))
+        elif unique and len(found) > 1:
+            self.error("E109", f"{len(found)} spaces are named '{name.value}': which one?",
+                       name.span, hint="rename one of them, or advance to the nearest kind",
+                       notes=[(f"'{name.value}' is space {self.spaces.index(s)}", s.span)
+                              for s in found])
+
+    def on_property(self, event: ast.Event) -> bool:
+        target = getattr(event, "target", None)
+        if isinstance(target, ast.SpaceByKind):
+            return target.kind.name in _OWNABLE
+        if isinstance(target, ast.SpaceByName):
+            found = self.by_name.get(target.name.value, [])
+            return not self.spaces or (bool(found) and all(
+                s.kind.name in PROPERTY_KINDS for s in found))
+        return False
+
+    def effects(self, effects: tuple[ast.Effect, ...], event: ast.Event | None) -> None:
+        """Effects of a rule (`event` set) or of a card (`event` None)."""
+        for effect in effects:
+            if isinstance(effect, ast.AdvanceTo):
+                self.space_name(effect.space, unique=True)
+            elif isinstance(effect, ast.AdvanceToNearest):
+                kind = effect.kind.name
+                if kind not in TARGET_KINDS:
+                    self.error("E103", f"unknown kind of space '{kind}'", effect.kind.span,
+                               hint=did_you_mean(kind, TARGET_KINDS))
+                elif self.spaces and not self.has_kind(kind):
+                    self.error("E413", f"there is no nearest {kind}: the board has none",
+                               effect.kind.span)
+                if effect.rent_factor < 1 or (effect.dice_multiplier or 1) < 1:
+                    self.error("E202", "a rent multiplier is at least x1", effect.span)
+            elif isinstance(effect, ast.Draw) and effect.deck.value not in self.decks:
+                self.error("E105", f"unknown deck '{effect.deck.value}'", effect.deck.span,
+                           hint=did_you_mean(effect.deck.value, self.decks))
+            elif isinstance(effect, ast.KeepJailCard) and event is not None:
+                self.error("E302", "'keep to leave jail free' is the effect of a card",
+                           effect.span, hint="put it on a card of a deck")
+            elif isinstance(effect, (ast.PayRent, ast.BuyOrAuction)) and event is not None \
+                    and not self.on_property(event):
+                what = "pay rent" if isinstance(effect, ast.PayRent) else "buy"
+                self.error("E303", f"'{what}' needs an event on a property", effect.span,
+                           hint="e.g. when a player lands on an unowned property: buy or auction")
+            elif isinstance(effect, ast.PayRent) and effect.factor < 1:
+                self.error("E202", "a rent multiplier is at least x1", effect.span)
+            elif isinstance(effect, ast.MoveBy) and effect.spaces == 0:
+                self.error("E202", "a move of 0 spaces does nothing", effect.span)
+            elif isinstance(effect, ast.PayChoice):
+                for option in effect.options:
+                    if isinstance(option, ast.PercentOfWorth) and option.percent > 100:
+                        self.error("E202", f"{option.percent}% of worth is more than the "
+                                   "player has", option.span)
+            elif isinstance(effect, ast.Nothing) and len(effects) > 1:
+                self.error("W106", "'nothing' next to other effects", effect.span,
+                           hint="remove 'nothing'")
+
+    # ------------------------------------------------------------ the whole rulebook
+
+    def whole(self) -> None:
+        everything = (self.program.board, self.program.decks, self.program.rules,
+                      self.program.settings)
+        drawn: set[str] = set()
+        to_jail: ast.Span | None = None
+        for node in _walk(everything):
+            if isinstance(node, ast.Money) and node.amount < 0:
+                self.error("E204", f"amounts are never negative, found ${node.amount}",
+                           node.span, hint="'pay' and 'collect' give the direction: "
+                           f"write ${-node.amount}")
+            elif isinstance(node, ast.Draw):
+                drawn.add(node.deck.value)
+            elif isinstance(node, ast.GoToJail) or (
+                    isinstance(node, ast.SpaceDecl) and node.kind.name == "go_to_jail"):
+                to_jail = to_jail or node.span
+        if to_jail is not None and self.spaces and "jail" not in self.kinds:
+            self.error("E408", "the board has no 'jail' space, but players can be sent there",
+                       self.program.board.span, hint="add one: \"Jail\": jail",
+                       notes=[("a player is sent to jail here", to_jail)])
+        if self.program.rules:
+            for deck in self.program.decks:
+                if deck.name.value not in drawn:
+                    self.error("W105", f"no rule draws from deck '{deck.name.value}'",
+                               deck.name.span, hint=f'e.g. when a player lands on '
+                               f'"{deck.name.value}": draw from "{deck.name.value}"')
+
+
+def _rents_span(space: ast.SpaceDecl) -> ast.Span:
+    listed = space.rents or space.multipliers
+    if not listed:
+        return space.span
+    a, b = listed[0].span, listed[-1].span
+    return ast.Span(a.file, a.line, a.column, b.end_line, b.end_column)
+
+
+def _type_hint(spec, value: ast.Value) -> str | None:
+    number = getattr(value, "amount", getattr(value, "value", None))
+    if spec.type in _FORMS and isinstance(number, int) and not isinstance(number, bool):
+        return f"write {_FORMS[spec.type].format(number)}"
+    if spec.type == "flag":
+        return "write yes or no"
+    if spec.type == "range" and isinstance(value, ast.Count):
+        return f"write a range of counts: {number} to {number}"
+    if spec.type == "choice" and isinstance(value, ast.Text) and value.value in spec.choices:
+        return f"write it without quotes: {value.value}"
+    return None
+
+
+def _shown(value: ast.Value) -> str:
+    if isinstance(value, ast.Money):
+        return f"${value.amount}"
+    if isinstance(value, ast.Percent):
+        return f"{value.value}%"
+    if isinstance(value, ast.Flag):
+        return "yes" if value.value else "no"
+    if isinstance(value, ast.Range):
+        return f"{value.low} to {value.high}"
+    if isinstance(value, ast.Word):
+        return f"'{value.name}'"
+    if isinstance(value, ast.Text):
+        return f'"{value.value}"'
+    return str(value.value)

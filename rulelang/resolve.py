@@ -1,0 +1,265 @@
+"""Files to one rulebook: `resolve` follows `extends`, switches options, applies overrides and
+renames, and returns the effective `ast.Program` (or raises RuleErrors).
+
+Merging goes from the oldest ancestor to the played file. Board, decks and dice come from
+the nearest file declaring them (a child's `board:` replaces the parent's, a child's `deck
+"X":` replaces deck X in place, a child's `die` lines replace all the dice). Rules keep the
+parent's order: new rules are appended, `replace rule` swaps in place, `before`/`after`
+insert, `remove rule` drops. A file's renames apply, after its own items, to everything
+merged so far, so a child can rename its parent's spaces, groups and decks. Every element
+keeps the span of the file and line that defined it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from typing import Iterable, Iterator
+
+import attrs
+
+from rulelang import ast
+from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
+from rulelang.parse import parse_file
+
+__all__ = ["resolve", "load_chain", "did_you_mean"]
+
+_NO_SPAN_LINE = 0
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """`did you mean 'x'?` for the closest candidate, or None."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
+    """The effective rulebook of `path` with the named options switched on."""
+    chain = load_chain(str(path))
+    options = tuple(dict.fromkeys(options))
+    declared = [opt.name for f in chain for opt in _options(f.items)]
+    names = {n.name for n in declared}
+    errors: list[Diagnostic] = []
+    for name in options:
+        if name not in names:
+            listed = ", ".join(sorted(names)) or "none"
+            errors.append(diagnostic(
+                "E406", f"there is no option '{name}' in this rulebook",
+                ast.Span(chain[0].path, _NO_SPAN_LINE, 0, 0, 0),
+                hint=did_you_mean(name, names) or f"its options: {listed}"))
+    merger = _Merger(set(options), errors)
+    for file in reversed(chain):
+        merger.add(file)
+    if errors:
+        raise RuleErrors(errors)
+    return ast.Program(
+        title=chain[0].title,
+        files=tuple(f.path for f in chain),
+        board=merger.board,
+        decks=tuple(merger.decks),
+        dice=tuple(merger.dice),
+        rules=tuple(merger.rules),
+        settings=tuple(merger.settings),
+        currency=merger.currency,
+        options=options,
+        declared_options=tuple(declared),
+    )
+
+
+def load_chain(path: str) -> list[ast.File]:
+    """The played file and the files it extends, played first; E401/E402 on a broken chain."""
+    file = parse_file(path)
+    chain = [file]
+    seen = {os.path.realpath(path): file}
+    while file.extends is not None:
+        ext = file.extends
+        target = os.path.normpath(os.path.join(os.path.dirname(file.path), ext.path.value))
+        real = os.path.realpath(target)
+        if real in seen:
+            loop = chain[chain.index(seen[real]):]
+            cycle = " -> ".join([f.path for f in loop] + [loop[0].path])
+            raise RuleError("E402", f"the rulebooks extend each other in a cycle: {cycle}",
+                            ext.span, hint="a rulebook cannot extend itself, directly or not",
+                            notes=[(f"'{f.path}' extends '{f.extends.path.value}' here",
+                                    f.extends.span) for f in loop[:-1]])
+        try:
+            parent = parse_file(target)
+        except RuleError as e:
+            if e.diagnostic.code != "E401":
+                raise
+            raise RuleError("E401", f"cannot read '{ext.path.value}' "
+                            f"({e.diagnostic.message})", ext.path.span,
+                            hint=_nearby_rules(target)) from None
+        seen[real] = parent
+        chain.append(parent)
+        file = parent
+    return chain
+
+
+def _nearby_rules(target: str) -> str:
+    folder = os.path.dirname(target) or "."
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".rules")]
+    except OSError:
+        names = []
+    hint = did_you_mean(os.path.basename(target), names)
+    return hint or "the path is relative to the file that extends it"
+
+
+def _options(items: Iterable[ast.Item]) -> Iterator[ast.Option]:
+    for item in items:
+        if isinstance(item, ast.Option):
+            yield item
+            yield from _options(item.items)
+
+
+# Which Text field of which node names a space, a group or a deck (for `rename`).
+_RENAMED_FIELDS = {
+    "space": {ast.SpaceDecl: "name", ast.SpaceByName: "name", ast.AdvanceTo: "space"},
+    "group": {ast.SpaceDecl: "group"},
+    "deck": {ast.Deck: "name", ast.Draw: "deck"},
+}
+
+
+def _rewrite(node, fn):
+    """`node` with `fn` applied to it and, recursively, to every node and tuple inside it."""
+    if isinstance(node, tuple):
+        new = tuple(_rewrite(n, fn) for n in node)
+        return new if any(a is not b for a, b in zip(new, node)) else node
+    if isinstance(node, ast.Span) or not attrs.has(type(node)):
+        return node
+    node = fn(node)
+    changes = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        new = _rewrite(value, fn)
+        if new is not value:
+            changes[field.name] = new
+    return attrs.evolve(node, **changes) if changes else node
+
+
+class _Merger:
+    """The rulebook built so far, one file at a time from the oldest ancestor."""
+
+    def __init__(self, options: set[str], errors: list[Diagnostic]):
+        self.options = options
+        self.errors = errors
+        self.board: ast.Board | None = None
+        self.decks: list[ast.Deck] = []
+        self.dice: list[ast.Die] = []
+        self.rules: list[ast.Rule] = []
+        self.settings: list[ast.Set] = []
+        self.currency: ast.Currency | None = None
+        self.has_parent = False
+
+    def _error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
+               notes=()) -> None:
+        self.errors.append(diagnostic(code, message, span, hint, notes))
+
+    def _in_force(self, items: Iterable[ast.Item]) -> Iterator[ast.Item]:
+        for item in items:
+            if isinstance(item, ast.Option):
+                if item.name.name in self.options:
+                    yield from self._in_force(item.items)
+            else:
+                yield item
+
+    def add(self, file: ast.File) -> None:
+        items = list(self._in_force(file.items))
+        inherited_decks = {d.name.value for d in self.decks}
+        replaced: set[str] = set()
+        dice: list[ast.Die] = []
+        board: ast.Board | None = None
+        for item in items:
+            if isinstance(item, ast.Board):
+                if board is not None:
+                    self._error("E415", "this file already has a board", item.span,
+                                hint="a file declares one board; a child's board replaces "
+                                "the parent's", notes=[("the first board is here", board.span)])
+                    continue
+                board = self.board = item
+            elif isinstance(item, ast.Deck):
+                self._add_deck(item, inherited_decks, replaced)
+            elif isinstance(item, ast.Die):
+                dice.append(item)
+            elif isinstance(item, ast.Rule):
+                self._add_rule(item)
+            elif isinstance(item, ast.Remove):
+                index = self._find_rule(item.name, "remove")
+                if index is not None:
+                    del self.rules[index]
+            elif isinstance(item, ast.Set):
+                self.settings.append(item)
+            elif isinstance(item, ast.Currency):
+                self.currency = item
+        if dice:
+            self.dice = dice
+        for item in items:
+            if isinstance(item, ast.Rename):
+                self._rename(item)
+        self.has_parent = True
+
+    def _add_deck(self, deck: ast.Deck, inherited: set[str], replaced: set[str]) -> None:
+        name = deck.name.value
+        if name in inherited and name not in replaced:
+            replaced.add(name)
+            index = next(i for i, d in enumerate(self.decks) if d.name.value == name)
+            self.decks[index] = deck
+        else:
+            self.decks.append(deck)  # a duplicate within one file is left to the checker
+
+    def _add_rule(self, rule: ast.Rule) -> None:
+        if rule.override is None:
+            self.rules.append(rule)
+            return
+        index = self._find_rule(rule.target, rule.override)
+        if index is None:
+            return
+        if rule.override == "replace":
+            self.rules[index] = rule
+        else:
+            self.rules.insert(index + (rule.override == "after"), rule)
+
+    def _find_rule(self, target: ast.Name, verb: str) -> int | None:
+        for i, rule in enumerate(self.rules):
+            if rule.name.name == target.name:
+                return i
+        names = [r.name.name for r in self.rules]
+        verb = {"before": "place a rule before", "after": "place a rule after"}.get(verb, verb)
+        hint = did_you_mean(target.name, names)
+        if hint is None:
+            hint = ("this rulebook extends nothing, so only its own earlier rules can be "
+                    "targeted" if not self.has_parent else
+                    "an override targets a rule of the rulebooks this one extends")
+        self._error("E403", f"there is no rule '{target.name}' to {verb}", target.span,
+                    hint=hint)
+        return None
+
+    def _rename(self, item: ast.Rename) -> None:
+        old, new = item.old.value, item.new.value
+        known = self._names(item.what)
+        if old not in known:
+            code = {"space": "E104", "group": "E108", "deck": "E105"}[item.what]
+            self._error(code, f"unknown {item.what} '{old}'", item.old.span,
+                        hint=did_you_mean(old, known))
+            return
+        fields = _RENAMED_FIELDS[item.what]
+
+        def rename(node):
+            field = fields.get(type(node))
+            text = getattr(node, field) if field else None
+            if text is None or text.value != old:
+                return node
+            return attrs.evolve(node, **{field: attrs.evolve(text, value=new)})
+
+        self.board = _rewrite(self.board, rename)
+        self.decks = list(_rewrite(tuple(self.decks), rename))
+        self.rules = list(_rewrite(tuple(self.rules), rename))
+
+    def _names(self, what: str) -> set[str]:
+        if what == "deck":
+            return {d.name.value for d in self.decks}
+        spaces = self.board.spaces if self.board else ()
+        if what == "space":
+            return {s.name.value for s in spaces}
+        return {s.group.value for s in spaces if s.group is not None}
