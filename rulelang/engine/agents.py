@@ -109,7 +109,7 @@ class DefaultAgent(Agent):
         limit = min(value, st.cash[seat] - self.reserve // 3)
         if high + 1 > limit:
             return None
-        return min(limit, high + max(1, limit // 10))
+        return max(high + 1, (high + limit) // 2)
 
     def jail(self, game, seat):
         st = game.state
@@ -129,11 +129,12 @@ class DefaultAgent(Agent):
 
     def raise_funds(self, game, seat, owed):
         st, rb = game.state, game.rulebook
-        owned = [q for q in rb.properties if st.owner[q] == seat]
+        owned = game.holdings()[seat]
         # 1. mortgage lots outside whole groups, cheapest first
-        full = set(self._full_groups(game, seat))
+        full = self._full_groups(game, seat)
         loose = [q for q in owned if not st.mortgaged[q] and rb.spaces[q].group not in full
-                 and not act.group_has_buildings(game, rb.spaces[q].group)]
+                 and (rb.spaces[q].kind != "street"
+                      or not act.group_has_buildings(game, rb.spaces[q].group))]
         if loose:
             return Mortgage(min(loose, key=lambda q: rb.spaces[q].mortgage))
         # 2. sell buildings, evenly, from the cheapest group

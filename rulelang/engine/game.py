@@ -59,6 +59,8 @@ class Game:
         self._whole_key = -1
         self._whole: tuple[int, ...] = ()
         self._mortgaged_key = self._mortgaged_key2 = -1
+        self._holdings_key = -1
+        self._holdings: tuple[tuple[int, ...], ...] = ()
         self._mortgaged: tuple[tuple[int, ...], ...] = ()
         self._depth = 0
         size = rulebook.size
@@ -211,6 +213,18 @@ class Game:
             self._whole_key = self.version
         return self._whole
 
+    def holdings(self) -> tuple[tuple[int, ...], ...]:
+        """For each seat, the deeds it holds in board order (cached per ownership)."""
+        if self._holdings_key != self.version:
+            owner = self.state.owner
+            lots = [[] for _ in range(self.state.players)]
+            for q in self.rulebook.properties:
+                if owner[q] >= 0:
+                    lots[owner[q]].append(q)
+            self._holdings = tuple(tuple(x) for x in lots)
+            self._holdings_key = self.version
+        return self._holdings
+
     def mortgaged_lots(self) -> tuple[tuple[int, ...], ...]:
         """For each seat, its mortgaged lots (cached per ownership and mortgage change)."""
         if self._mortgaged_key != self.version or self._mortgaged_key2 != self.mortgage_version:
@@ -310,8 +324,24 @@ class Game:
         self.offer(seat, self.state.position[seat], False)
 
     def rent_here(self, seat: int, ctx: RentContext | None = None) -> None:
-        """`pay rent` on the space the player stands on."""
-        self.pay_rent(seat, self.state.position[seat], ctx)
+        """`pay rent` on the space the player stands on (the hot path of every game)."""
+        st = self.state
+        pos = st.position[seat]
+        owner = st.owner[pos]
+        if owner < 0 or owner == seat:
+            return
+        if not self.agents[owner].attentive:
+            if self._log:
+                self.emit("rent_unclaimed", player=seat, owner=owner)
+            return
+        rent = self.rent_due(pos, ctx)
+        if rent:
+            cash = st.cash
+            if cash[seat] >= rent and not self._log:
+                cash[seat] -= rent
+                cash[owner] += rent
+            else:
+                self.charge(seat, owner, rent, "rent")
 
     def give_deed(self, pos: int, seat: int) -> None:
         self.state.owner[pos] = seat
@@ -382,7 +412,7 @@ class Game:
         owner = self.state.owner[pos]
         if owner < 0 or owner == seat:
             return
-        if not getattr(self.agents[owner], "attentive", True):
+        if not self.agents[owner].attentive:
             if self._log:
                 self.emit("rent_unclaimed", player=seat, owner=owner)
             return

@@ -1,0 +1,175 @@
+"""Scenario tests set up as data: a board position, scripted dice and scripted answers.
+
+`scenario(...)` builds a game of a rulebook, then puts the state exactly as described
+(cash, deeds, buildings, mortgages, positions, jail, deck order) and replaces the dice with
+a script, so a test reads as "given this position and these dice, the rules do that".
+Money the setup moves is balanced against the bank, so conservation still holds.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import rulelang
+from rulelang.engine.agents import Agent
+from rulelang.engine.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+
+
+@functools.cache
+def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = ()):
+    """A compiled rulebook from rulesets/, compiled once per test session."""
+    return rulelang.load(str(RULESETS / name), options)
+
+
+class ScriptedDice:
+    """Stands in for the game's generator: each random() yields the next scripted roll."""
+
+    def __init__(self, rulebook, rolls):
+        self.table = rulebook.rolls
+        self.rolls = list(rolls)
+
+    def random(self) -> float:
+        if not self.rolls:
+            raise AssertionError("the scenario ran out of scripted dice")
+        roll = tuple(self.rolls.pop(0))
+        return (self.table.index(roll) + 0.5) / len(self.table)
+
+    def shuffle(self, seq) -> None:
+        pass
+
+
+class Scripted(Agent):
+    """Answers from lists and values given by the test; passive where nothing is given."""
+
+    name = "scripted"
+
+    def __init__(self, buy=False, bids=(), jail="roll", tax=0, actions=(), raise_with=(),
+                 accept=False, lift_on_transfer=False, wants_building=False, place=None,
+                 attentive=True):
+        self.buy_answer = buy
+        self.bids = list(bids)
+        self.jail_answer = jail
+        self.tax_answer = tax
+        self.actions = list(actions)
+        self.raise_with = list(raise_with)
+        self.accept = accept
+        self.lift = lift_on_transfer
+        self.wants = wants_building
+        self.place = place
+        self.attentive = attentive
+        self.asked: list[tuple] = []
+
+    def buy(self, game, seat, pos):
+        self.asked.append(("buy", pos))
+        return self.buy_answer
+
+    def bid(self, game, seat, lot, high):
+        self.asked.append(("bid", lot, high))
+        return self.bids.pop(0) if self.bids else None
+
+    def jail(self, game, seat):
+        return self.jail_answer
+
+    def tax(self, game, seat, options):
+        self.asked.append(("tax", options))
+        return self.tax_answer
+
+    def raise_funds(self, game, seat, owed):
+        return self.raise_with.pop(0) if self.raise_with else None
+
+    def manage(self, game, seat):
+        return self.actions.pop(0) if self.actions else None
+
+    def accept_trade(self, game, seat, proposer, trade):
+        return self.accept
+
+    def lift_on_transfer(self, game, seat, pos):
+        return self.lift
+
+    def wants_building(self, game, seat, kind):
+        return self.wants
+
+    def place_building(self, game, seat, kind, lots):
+        return self.place if self.place is not None else lots[0]
+
+
+def pos(game: Game, name: str) -> int:
+    """The index of the space of that name."""
+    return game.rulebook.space(name).index
+
+
+def scenario(
+    players: int = 3,
+    agents=None,
+    dice=(),
+    cash=None,
+    owners=None,
+    houses=None,
+    hotels=None,
+    mortgaged=(),
+    positions=None,
+    in_jail=None,
+    jail_cards=None,
+    decks=None,
+    current: int = 0,
+    bank_houses: int | None = None,
+    bank_hotels: int | None = None,
+    name: str = "classic_1961.rules",
+    options: tuple[str, ...] = (),
+    log: list | None = None,
+) -> Game:
+    """A game whose state is exactly the one described; dice follow the script."""
+    rb = rulebook(name, options)
+    agents = list(agents or [Scripted() for _ in range(players)])
+    game = Game(rb, agents, seed=0, log=log.append if log is not None else None)
+    st = game.state
+    bank = st.bank
+    for seat, amount in (cash or {}).items():
+        st.cash[bank] += st.cash[seat] - amount
+        st.cash[seat] = amount
+    for space, seat in (owners or {}).items():
+        st.owner[pos(game, space)] = seat
+    game.version += 1
+    for space, count in (houses or {}).items():
+        st.houses[pos(game, space)] = count
+        st.bank_houses -= count
+    for space, count in (hotels or {}).items():
+        st.hotels[pos(game, space)] = count
+        st.bank_hotels -= count
+    if bank_houses is not None:
+        st.bank_houses = bank_houses
+    if bank_hotels is not None:
+        st.bank_hotels = bank_hotels
+    for space in mortgaged:
+        st.mortgaged[pos(game, space)] = True
+    game.mortgage_version += 1
+    for seat, space in (positions or {}).items():
+        st.position[seat] = pos(game, space)
+    for seat, turns in (in_jail or {}).items():
+        st.in_jail[seat] = True
+        st.jail_turns[seat] = turns
+        st.position[seat] = rb.jail
+    for seat, cards in (jail_cards or {}).items():
+        for deck_name, card_id in cards:
+            d = next(i for i, d in enumerate(rb.decks) if d.name == deck_name)
+            c = next(i for i, c in enumerate(rb.decks[d].cards) if c.id == card_id)
+            st.decks[d].remove(c)
+            st.jail_cards[seat].append((d, c))
+    for deck_name, top in (decks or {}).items():
+        d = next(i for i, d in enumerate(rb.decks) if d.name == deck_name)
+        ids = [rb.decks[d].cards[c].id for c in st.decks[d]]
+        first = [ids.index(card_id) for card_id in top]
+        rest = [i for i in range(len(ids)) if i not in first]
+        st.decks[d] = [st.decks[d][i] for i in first + rest]
+    st.current = current
+    game.rng = ScriptedDice(rb, dice)
+    return game
+
+
+def total_money(game: Game) -> int:
+    """Every account added up: players and the bank (0 by construction)."""
+    return sum(game.state.cash)
