@@ -238,7 +238,8 @@ def apply(game, seat, action) -> None:
                 st.houses[pos] -= 1
                 st.bank_houses += 1
             game.transfer(st.bank, seat, value, "building sale")
-            game.emit("sell", player=seat, space=sp.name) if game._log else None
+            if game._log:
+                game.emit("sell", player=seat, space=sp.name)
         case SellAll(pos):
             sp = _owned(game, seat, pos, "selling")
             if sp.group < 0 or not group_has_buildings(game, sp.group):
@@ -249,12 +250,16 @@ def apply(game, seat, action) -> None:
             game.rule = "mortgages"
             st.mortgaged[pos] = True
             game.mortgage_version += 1
+            if game._log:
+                game.emit("mortgage", player=seat, space=game.rulebook.spaces[pos].name)
             game.transfer(st.bank, seat, value, "mortgage")
         case Lift(pos):
             cost = check_lift(game, seat, pos)
             game.rule = "mortgages"
             st.mortgaged[pos] = False
             game.mortgage_version += 1
+            if game._log:
+                game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
             game.transfer(seat, st.bank, cost, "lift mortgage")
         case Trade():
             check_trade(game, seat, action)
@@ -271,6 +276,8 @@ def _build(game, seat, pos, kind) -> None:
         game.rule = "mortgages"
         st.mortgaged[pos] = False
         game.mortgage_version += 1
+        if game._log:
+            game.emit("lift", player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
     if kind == "hotel":
         st.bank_houses += st.houses[pos]
@@ -327,6 +334,8 @@ def _can_build_kind(game, seat, pos, kind) -> bool:
 def _sell_group(game, seat, group) -> None:
     st, s, rb = game.state, game.settings, game.rulebook
     game.rule = "selling"
+    if game._log:
+        game.emit("sell_group", player=seat, group=rb.group_names[group])
     total = 0
     for q in rb.groups[group]:
         sp = rb.spaces[q]
@@ -398,6 +407,8 @@ def take_mortgaged(game, seat, pos) -> None:
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         st.mortgaged[pos] = False
         game.mortgage_version += 1
+        if game._log:
+            game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
     else:
         game.charge(seat, st.bank, interest(game, pos), "mortgage interest")

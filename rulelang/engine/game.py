@@ -478,8 +478,8 @@ class Game:
         st, s = self.state, self.settings
         st.jail_turns[seat] += 1
         agent = self.agents[seat]
-        choice = agent.jail(self, seat)
         self.rule = "leaving_jail"
+        choice = agent.jail(self, seat)
         if choice == "card":
             if not st.jail_cards[seat]:
                 raise act.IllegalAction("leaving_jail", "the player holds no Get Out of Jail Free card")
@@ -538,6 +538,7 @@ class Game:
         doubles = 0
         while True:
             self.again = False
+            self.rule = "turn"
             i = int(rand() * count)
             dice = self.last_roll = rolls[i]
             self.dice_total = totals[i]
@@ -652,7 +653,12 @@ class Game:
                 st.decks[deck_index].append(card_index)
             st.jail_cards[seat] = []
             for pos in lots:
-                st.mortgaged[pos] = False
+                if st.mortgaged[pos]:
+                    # the bank is the lender: the deed comes back to it free of the mortgage
+                    st.mortgaged[pos] = False
+                    self.mortgage_version += 1
+                    if self._log:
+                        self.emit("mortgage_cancelled", space=self.rulebook.spaces[pos].name)
                 self.give_deed(pos, -1)
             if self.settings.bankruptcy_to_bank == "auction":
                 for pos in lots:
