@@ -228,6 +228,7 @@ def apply(game, seat, action) -> None:
         case Sell(pos):
             value = check_sell(game, seat, pos)
             game.rule = "selling"
+            game.build_version += 1
             sp = game.rulebook.spaces[pos]
             if st.hotels[pos]:
                 st.hotels[pos] = 0
@@ -270,6 +271,7 @@ def apply(game, seat, action) -> None:
 
 def _build(game, seat, pos, kind) -> None:
     st, s = game.state, game.settings
+    game.build_version += 1
     sp = game.rulebook.spaces[pos]
     game.rule = "houses" if kind == "house" else "hotels"
     if st.mortgaged[pos]:
@@ -334,6 +336,7 @@ def _can_build_kind(game, seat, pos, kind) -> bool:
 def _sell_group(game, seat, group) -> None:
     st, s, rb = game.state, game.settings, game.rulebook
     game.rule = "selling"
+    game.build_version += 1
     if game._log:
         game.emit("sell_group", player=seat, group=rb.group_names[group])
     total = 0

@@ -84,6 +84,8 @@ class DefaultAgent(Agent):
         self._traded_at = -1
         self._full_version = -1
         self._full: tuple[int, ...] = ()
+        self._idle_key = (-1, -1, -1)
+        self._idle_cash = 0
         self._cheapest = 0
         self._streets: tuple[int, ...] = ()
 
@@ -168,12 +170,25 @@ class DefaultAgent(Agent):
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
+        # Nothing changed since this agent last passed, but its cash went down: pass again.
+        key = (game.version, game.mortgage_version, game.build_version)
+        if key == self._idle_key and cash <= self._idle_cash:
+            return None
+        action = self._improve(game, seat, cash)
+        if action is None:
+            self._idle_key, self._idle_cash = key, cash
+        return action
+
+    def _improve(self, game, seat, cash):
+        """Lift a mortgage or build a house, the best use of spare cash, or None."""
+        st, rb = game.state, game.rulebook
         full = self._full_groups(game, seat)
         # lift mortgages on whole groups first, elsewhere only when rich
-        for q in game.mortgaged_lots()[seat]:
-            cost = act.lift_cost(game, q)
-            if cash - cost >= self.reserve * (1 if rb.spaces[q].group in full else 3):
-                return Lift(q)
+        if cash >= self.reserve * 2:
+            for q in game.mortgaged_lots()[seat]:
+                cost = act.lift_cost(game, q)
+                if cash - cost >= self.reserve * (1 if rb.spaces[q].group in full else 3):
+                    return Lift(q)
         if not full or cash < self.reserve + self._cheapest:
             return None
         s = game.settings

@@ -56,6 +56,7 @@ class Game:
         self.dice_total = 0
         self.version = 0  # bumped whenever a deed changes hands
         self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
+        self.build_version = 0  # bumped whenever a building is bought or sold
         self._whole_key = -1
         self._whole: tuple[int, ...] = ()
         self._mortgaged_key = self._mortgaged_key2 = -1
@@ -79,6 +80,8 @@ class Game:
             bank_houses=s.houses,
             bank_hotels=s.hotels,
             decks=decks,
+            players=n,
+            bank=n,
         )
         for seat, agent in enumerate(self.agents):
             if hasattr(agent, "seat_at"):

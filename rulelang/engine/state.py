@@ -8,7 +8,7 @@ players hold. Nothing else in the engine holds game state.
 
 from __future__ import annotations
 
-from attrs import define, field
+from attrs import define
 
 
 @define(slots=True)
@@ -30,13 +30,5 @@ class State:
     turn: int = 0
     round: int = 0
     bankruptcies: int = 0
-    order: list[int] = field(factory=list)
-
-    @property
-    def players(self) -> int:
-        return len(self.position)
-
-    @property
-    def bank(self) -> int:
-        """The bank's account index in `cash`."""
-        return len(self.position)
+    players: int = 0
+    bank: int = 0  # the bank's account index in `cash`: right after the players'
