@@ -15,14 +15,12 @@ import attrs
 
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
+from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.engine.settings import SETTINGS
-from rulelang.resolve import did_you_mean, resolve
+from rulelang.resolve import did_you_mean, resolve_with_errors
 
 __all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
 
-SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail",
-               "plain")
-PROPERTY_KINDS = ("street", "railroad", "utility")
 # What `a KIND` and `the nearest KIND` may name: a space kind, any property, any space.
 TARGET_KINDS = ("property", "space") + SPACE_KINDS
 _OWNABLE = ("property",) + PROPERTY_KINDS
@@ -44,11 +42,14 @@ def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | No
                                                                  list[Diagnostic]]:
     """Parse, resolve and check `path`; any stage's errors come back as diagnostics."""
     try:
-        program = resolve(path, options)
+        program, errors = resolve_with_errors(path, options)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
         return None, list(e.diagnostics)
+    if errors:
+        # A rulebook with resolution errors is not usable: no program for the caller.
+        return None, _sorted(program, errors + check(program))
     return program, check(program)
 
 
@@ -56,9 +57,13 @@ def check(program: ast.Program) -> list[Diagnostic]:
     """Every error and warning about a resolved rulebook, sorted by file and position."""
     checker = _Checker(program)
     checker.run()
+    return _sorted(program, checker.diags)
+
+
+def _sorted(program: ast.Program, diags: list[Diagnostic]) -> list[Diagnostic]:
     order = {f: i for i, f in enumerate(program.files)}
-    return sorted(checker.diags, key=lambda d: (order.get(d.span.file, len(order)),
-                                                d.span.file, d.span.line, d.span.column, d.code))
+    return sorted(diags, key=lambda d: (order.get(d.span.file, len(order)), d.span.file,
+                                        d.span.line, d.span.column, d.code))
 
 
 def _walk(node) -> Iterator:
@@ -72,10 +77,6 @@ def _walk(node) -> Iterator:
             yield from _walk(getattr(node, field.name))
 
 
-def _join(words: Iterable[str]) -> str:
-    return ", ".join(f"'{w}'" for w in words)
-
-
 class _Checker:
     def __init__(self, program: ast.Program):
         self.program = program
@@ -86,7 +87,7 @@ class _Checker:
             self.by_name[space.name.value].append(space)
         self.kinds = {s.kind.name for s in self.spaces}
         self.faces = {t.value for die in program.dice for _, t in die.face_names}
-        self.decks = {d.name.value for d in program.decks}
+        self.deck_names = {d.name.value for d in program.decks}
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
 
@@ -96,9 +97,10 @@ class _Checker:
 
     def run(self) -> None:
         self.settings()
-        self.board()
-        self.dice()
-        self.decks_()
+        equipment = Equipment(self.program, self.values["max_houses"][0], self.error)
+        equipment.board()
+        equipment.dice()
+        self.decks()
         self.rules()
         self.whole()
 
@@ -129,14 +131,14 @@ class _Checker:
         shown = value.name if isinstance(value, ast.Word) else None
         if not isinstance(value, node_type):
             if spec.type == "choice":
-                expected = f"one of {_join(spec.choices)}"
+                expected = f"one of {join(spec.choices)}"
             self.error("E201", f"expected {expected} for '{spec.name}', found "
                        f"{_VALUE_NAMES[type(value)]} {_shown(value)}", value.span,
                        hint=_type_hint(spec, value))
             return None
         if spec.type == "choice":
             if shown not in spec.choices:
-                self.error("E203", f"'{spec.name}' is one of {_join(spec.choices)}, found "
+                self.error("E203", f"'{spec.name}' is one of {join(spec.choices)}, found "
                            f"'{shown}'", value.span, hint=did_you_mean(shown, spec.choices))
                 return None
             return shown
@@ -173,141 +175,9 @@ class _Checker:
             self.error("E301", f"'houses_per_hotel' ({per_hotel}) is more than 'max_houses' "
                        f"({most}): no lot could ever get a hotel", where.span, notes=notes)
 
-    # ------------------------------------------------------------ board
+    # ------------------------------------------------------------ decks and rules
 
-    def board(self) -> None:
-        if self.program.board is None:
-            self.error("E404", "this rulebook has no board", self.program.title.span,
-                       hint="declare one with 'board:' or extend a rulebook that has one, "
-                       "e.g. extends \"classic_board.rules\"")
-            return
-        first_named: dict[str, ast.SpaceDecl] = {}
-        for space in self.spaces:
-            kind = space.kind.name
-            if kind not in SPACE_KINDS:
-                self.error("E102", f"unknown space kind '{kind}'", space.kind.span,
-                           hint=did_you_mean(kind, SPACE_KINDS) or f"kinds: {_join(SPACE_KINDS)}")
-                continue
-            if kind in PROPERTY_KINDS:
-                self.property(space)
-            else:
-                self.not_applicable(space, ("group", "price", "mortgage", "house_cost",
-                                            "hotel_cost", "rents", "multipliers"))
-            name = space.name.value
-            first = first_named.setdefault(name, space)
-            if first is not space and PROPERTY_KINDS.count(kind) + PROPERTY_KINDS.count(
-                    first.kind.name):
-                self.error("E111", f"two spaces are named '{name}' and one is a property",
-                           space.name.span, hint="a property's name is its deed: make it unique",
-                           notes=[("the first is here", first.span)])
-        for kind in ("go", "jail"):
-            found = [s for s in self.spaces if s.kind.name == kind]
-            for extra in found[1:]:
-                self.error("E407" if kind == "go" else "E408",
-                           f"the board has more than one '{kind}' space", extra.span,
-                           notes=[("the first is here", found[0].span)])
-        if "go" not in self.kinds:
-            self.error("E407", "the board has no 'go' space", self.program.board.span,
-                       hint="add one, usually first: \"GO\": go")
-        self.groups()
-
-    def property(self, space: ast.SpaceDecl) -> None:
-        kind = space.kind.name
-        needed = ["group", "price", "mortgage"] + (["house_cost"] if kind == "street" else [])
-        missing = [f for f in needed if getattr(space, f) is None]
-        if missing:
-            words = [m.replace("_cost", " cost").replace("group", "group ('in \"Group\"')")
-                     for m in missing]
-            self.error("E410", f"{kind} '{space.name.value}' has no {', '.join(words)}",
-                       space.span, hint="e.g. street in \"Purple\", price $60, mortgage $30, "
-                       "house $50, rent $2 $10 $30 $90 $160 $250")
-        if space.price and space.mortgage and space.mortgage.amount > space.price.amount:
-            self.error("E411", f"the mortgage of '{space.name.value}' (${space.mortgage.amount})"
-                       f" is more than its price (${space.price.amount})", space.mortgage.span,
-                       hint="a mortgage lends at most the printed price (usually half)")
-        if kind == "street":
-            self.not_applicable(space, ("multipliers",))
-            want = self.values["max_houses"][0] + 2
-            if len(space.rents) != want:
-                self.error("E409", f"street '{space.name.value}' lists {len(space.rents)} "
-                           f"rent{'s' * (len(space.rents) != 1)}, expected {want}: unimproved, "
-                           f"1 to {want - 2} houses, hotel", _rents_span(space))
-        elif kind == "railroad":
-            self.not_applicable(space, ("house_cost", "hotel_cost", "multipliers"))
-        else:
-            self.not_applicable(space, ("house_cost", "hotel_cost", "rents"))
-
-    def not_applicable(self, space: ast.SpaceDecl, fields: tuple[str, ...]) -> None:
-        for field in fields:
-            value = getattr(space, field)
-            if value:
-                node = value[0] if isinstance(value, tuple) else value
-                word = {"house_cost": "house cost", "hotel_cost": "hotel cost",
-                        "multipliers": "dice multiplier", "rents": "rent"}.get(field, field)
-                hint = "a utility's rent is written 'rent dice x4 x10'" \
-                    if space.kind.name == "utility" and field == "rents" else None
-                self.error("E414", f"a '{space.kind.name}' space has no {word}", node.span,
-                           hint=hint)
-
-    def groups(self) -> None:
-        groups: dict[str, list[ast.SpaceDecl]] = defaultdict(list)
-        for s in self.spaces:
-            if s.group is not None and s.kind.name in PROPERTY_KINDS:
-                groups[s.group.value].append(s)
-        for name, lots in groups.items():
-            head = lots[0]
-            for lot in lots[1:]:
-                if lot.kind.name != head.kind.name:
-                    self.error("E412", f"group '{name}' mixes a {lot.kind.name} with "
-                               f"{head.kind.name}s", lot.kind.span,
-                               notes=[(f"'{head.name.value}' is a {head.kind.name}", head.span)])
-                elif lot.house_cost and head.house_cost and \
-                        lot.house_cost.amount != head.house_cost.amount:
-                    self.error("E412", f"houses in group '{name}' cost "
-                               f"${head.house_cost.amount} on '{head.name.value}' but "
-                               f"${lot.house_cost.amount} here", lot.house_cost.span,
-                               notes=[("the first house cost is here", head.house_cost.span)])
-            for lot in lots:
-                kind, n = lot.kind.name, len(lots)
-                listed = lot.rents if kind == "railroad" else lot.multipliers
-                if kind in ("railroad", "utility") and len(listed) != n and (
-                        kind == "railroad" or listed):
-                    what = "rents" if kind == "railroad" else "dice multipliers"
-                    self.error("E409", f"{kind} '{lot.name.value}' lists {len(listed)} {what}, "
-                               f"expected {n}: one per {kind} of group '{name}' its owner holds",
-                               _rents_span(lot))
-                elif kind == "utility" and not listed:
-                    self.error("E409", f"utility '{lot.name.value}' has no rent", lot.span,
-                               hint="e.g. rent dice " + " ".join(f"x{4 + 6 * i}" for i in
-                                                                 range(n)))
-
-    # ------------------------------------------------------------ dice and decks
-
-    def dice(self) -> None:
-        if not self.program.dice:
-            self.error("E405", "this rulebook has no dice", self.program.title.span,
-                       hint='declare them, e.g. die "first" faces 1..6')
-        seen: dict[str, ast.Die] = {}
-        for die in self.program.dice:
-            name = die.name.value
-            if name in seen:
-                self.error("E114", f"duplicate die '{name}'", die.name.span,
-                           notes=[("the first is here", seen[name].span)])
-            seen.setdefault(name, die)
-            repeated = sorted({f for f in die.faces if die.faces.count(f) > 1})
-            if repeated:
-                self.error("E208", f"die '{name}' lists face {repeated[0]} more than once",
-                           die.span)
-            named: set[int] = set()
-            for face, text in die.face_names:
-                if face not in die.faces:
-                    self.error("E207", f"die '{name}' has no face {face} to name", text.span,
-                               hint=f"its faces: {', '.join(map(str, die.faces))}")
-                elif face in named:
-                    self.error("E208", f"face {face} of die '{name}' is named twice", text.span)
-                named.add(face)
-
-    def decks_(self) -> None:
+    def decks(self) -> None:
         decks: dict[str, ast.Deck] = {}
         cards: dict[str, ast.Card] = {}
         for deck in self.program.decks:
@@ -346,8 +216,8 @@ class _Checker:
                 if isinstance(stmt, ast.When):
                     self.when(stmt)
                     key = (stmt.event, stmt.conditions)
-                    if key in events and owner_of[id(events[key])] is not rule:
-                        other = owner_of[id(events[key])]
+                    other = owner_of[id(events[key])] if key in events else rule
+                    if other.name.name != name:  # same name: E110 already says it
                         self.error("W103", f"rules '{other.name.name}' and '{name}' both act "
                                    "on this event, in no stated order", stmt.event.span,
                                    hint=f"use 'replace rule {other.name.name}:' or "
@@ -370,7 +240,7 @@ class _Checker:
         elif isinstance(event, ast.DieShows) and event.face.value not in self.faces:
             hint = did_you_mean(event.face.value, self.faces) or (
                 'name a face on a die: die "white" faces 1..6, face 1 named "..."'
-                if not self.faces else f"named faces: {_join(sorted(self.faces))}")
+                if not self.faces else f"named faces: {join(sorted(self.faces))}")
             self.error("E106", f"no die has a face named '{event.face.value}'",
                        event.face.span, hint=hint)
         for cond in when.conditions:
@@ -392,7 +262,7 @@ class _Checker:
         kind = target.kind.name
         if kind not in TARGET_KINDS:
             self.error("E103", f"unknown kind of space '{kind}'", target.kind.span,
-                       hint=did_you_mean(kind, TARGET_KINDS) or f"kinds: {_join(TARGET_KINDS)}")
+                       hint=did_you_mean(kind, TARGET_KINDS) or f"kinds: {join(TARGET_KINDS)}")
         elif target.owner is not None and kind not in _OWNABLE:
             self.error("E305", f"a '{kind}' space has no owner", target.span,
                        hint="only properties (streets, railroads, utilities) are owned")
@@ -415,8 +285,8 @@ class _Checker:
         elif unique and len(found) > 1:
             self.error("E109", f"{len(found)} spaces are named '{name.value}': which one?",
                        name.span, hint="rename one of them, or advance to the nearest kind",
-                       notes=[(f"'{name.value}' is space {self.spaces.index(s)}", s.span)
-                              for s in found])
+                       notes=[(f"'{name.value}' is space {i}", s.span)
+                              for i, s in enumerate(self.spaces) if s.name.value == name.value])
 
     def on_property(self, event: ast.Event) -> bool:
         target = getattr(event, "target", None)
@@ -424,8 +294,8 @@ class _Checker:
             return target.kind.name in _OWNABLE
         if isinstance(target, ast.SpaceByName):
             found = self.by_name.get(target.name.value, [])
-            return not self.spaces or (bool(found) and all(
-                s.kind.name in PROPERTY_KINDS for s in found))
+            # An unknown space is reported once, as E104, not again as "not a property".
+            return all(s.kind.name in PROPERTY_KINDS for s in found)
         return False
 
     def effects(self, effects: tuple[ast.Effect, ...], event: ast.Event | None) -> None:
@@ -443,9 +313,9 @@ class _Checker:
                                effect.kind.span)
                 if effect.rent_factor < 1 or (effect.dice_multiplier or 1) < 1:
                     self.error("E202", "a rent multiplier is at least x1", effect.span)
-            elif isinstance(effect, ast.Draw) and effect.deck.value not in self.decks:
+            elif isinstance(effect, ast.Draw) and effect.deck.value not in self.deck_names:
                 self.error("E105", f"unknown deck '{effect.deck.value}'", effect.deck.span,
-                           hint=did_you_mean(effect.deck.value, self.decks))
+                           hint=did_you_mean(effect.deck.value, self.deck_names))
             elif isinstance(effect, ast.KeepJailCard) and event is not None:
                 self.error("E302", "'keep to leave jail free' is the effect of a card",
                            effect.span, hint="put it on a card of a deck")
@@ -470,6 +340,12 @@ class _Checker:
     # ------------------------------------------------------------ the whole rulebook
 
     def whole(self) -> None:
+        declared: dict[tuple[str, str], ast.Name] = {}
+        for name in self.program.declared_options:
+            first = declared.setdefault((name.name, name.span.file), name)
+            if first is not name:
+                self.error("E115", f"duplicate option '{name.name}'", name.span,
+                           notes=[("the first is here", first.span)])
         everything = (self.program.board, self.program.decks, self.program.rules,
                       self.program.settings)
         drawn: set[str] = set()
@@ -486,7 +362,7 @@ class _Checker:
                 to_jail = to_jail or node.span
         if to_jail is not None and self.spaces and "jail" not in self.kinds:
             self.error("E408", "the board has no 'jail' space, but players can be sent there",
-                       self.program.board.span, hint="add one: \"Jail\": jail",
+                       head_span(self.program.board), hint="add one: \"Jail\": jail",
                        notes=[("a player is sent to jail here", to_jail)])
         if self.program.rules:
             for deck in self.program.decks:
@@ -496,14 +372,6 @@ class _Checker:
                                f'"{deck.name.value}": draw from "{deck.name.value}"')
 
 
-def _rents_span(space: ast.SpaceDecl) -> ast.Span:
-    listed = space.rents or space.multipliers
-    if not listed:
-        return space.span
-    a, b = listed[0].span, listed[-1].span
-    return ast.Span(a.file, a.line, a.column, b.end_line, b.end_column)
-
-
 def _type_hint(spec, value: ast.Value) -> str | None:
     number = getattr(value, "amount", getattr(value, "value", None))
     if spec.type in _FORMS and isinstance(number, int) and not isinstance(number, bool):
@@ -511,7 +379,7 @@ def _type_hint(spec, value: ast.Value) -> str | None:
     if spec.type == "flag":
         return "write yes or no"
     if spec.type == "range" and isinstance(value, ast.Count):
-        return f"write a range of counts: {number} to {number}"
+        return f"write a range such as {min(2, number)} to {number}"
     if spec.type == "choice" and isinstance(value, ast.Text) and value.value in spec.choices:
         return f"write it without quotes: {value.value}"
     return None

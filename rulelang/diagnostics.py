@@ -192,7 +192,7 @@ def _excerpt(span: Span, text: str) -> list[str]:
     pad = "".join(c if c == "\t" else " " for c in line[: start - 1])
     pad += " " * max(0, start - 1 - len(line))
     mark = "^" + "~" * max(0, end - start - 1)
-    return [f"{gutter}{number} | {line}", f"{gutter}{' ' * len(number)} | {pad}{mark}"]
+    return [f"  {number} | {line}", f"{gutter} | {pad}{mark}"]
 
 
 def to_json(diag: Diagnostic) -> dict:

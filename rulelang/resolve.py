@@ -22,19 +22,48 @@ from rulelang import ast
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.parse import parse_file
 
-__all__ = ["resolve", "load_chain", "did_you_mean"]
+__all__ = ["resolve", "resolve_with_errors", "load_chain", "did_you_mean"]
 
 _NO_SPAN_LINE = 0
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
-    """`did you mean 'x'?` for the closest candidate, or None."""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    """`did you mean 'x'?` for the closest candidate, or None.
+
+    Case is ignored, and a word that begins a candidate ('rail' for 'railroad') wins over
+    a mere resemblance ('jail').
+    """
+    by_lower: dict[str, str] = {}
+    for c in candidates:
+        by_lower.setdefault(c.lower(), c)
+    low = word.lower()
+    prefixed = sorted((c for c in by_lower if c.startswith(low)), key=len)
+    if low in by_lower:
+        best = by_lower[low]
+    elif prefixed and len(low) >= 3:
+        best = by_lower[prefixed[0]]
+    else:
+        close = difflib.get_close_matches(low, list(by_lower), n=1, cutoff=0.6)
+        best = by_lower[close[0]] if close else None
+    return f"did you mean '{best}'?" if best is not None else None
 
 
 def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
     """The effective rulebook of `path` with the named options switched on."""
+    program, errors = resolve_with_errors(path, options)
+    if errors:
+        raise RuleErrors(errors)
+    return program
+
+
+def resolve_with_errors(path: str, options: Iterable[str] = ()) -> tuple[ast.Program,
+                                                                         list[Diagnostic]]:
+    """Like `resolve`, but the mistakes it can step over come back as diagnostics.
+
+    An override or a rename that targets nothing, an unknown option and a second board are
+    skipped, so the checker can still look at the rest; an unreadable, unparsable or
+    cyclic chain of files still raises RuleError(s).
+    """
     chain = load_chain(str(path))
     options = tuple(dict.fromkeys(options))
     declared = [opt.name for f in chain for opt in _options(f.items)]
@@ -50,8 +79,6 @@ def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
     merger = _Merger(set(options), errors)
     for file in reversed(chain):
         merger.add(file)
-    if errors:
-        raise RuleErrors(errors)
     return ast.Program(
         title=chain[0].title,
         files=tuple(f.path for f in chain),
@@ -63,7 +90,7 @@ def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
         currency=merger.currency,
         options=options,
         declared_options=tuple(declared),
-    )
+    ), errors
 
 
 def load_chain(path: str) -> list[ast.File]:
@@ -214,6 +241,7 @@ class _Merger:
             return
         index = self._find_rule(rule.target, rule.override)
         if index is None:
+            self.rules.append(rule)  # E403 is reported; its body is still worth checking
             return
         if rule.override == "replace":
             self.rules[index] = rule

@@ -1,0 +1,341 @@
+"""The checker and the `check` command: annotated cases, resolution, golden output, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang import ast
+from rulelang.check import check, check_path
+from rulelang.diagnostics import CODES, RuleError, RuleErrors, render
+from rulelang.resolve import resolve
+from rulelang_cli.check_cmd import check as check_cmd
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+RULESETS = ROOT / "rulesets"
+ANNOTATED = sorted((DATA / "check").glob("*.rules"))
+GOLDEN = DATA / "golden"
+EXPECT = re.compile(r"#\s*E:\s*(.+)$")
+
+
+def _expected(path: Path) -> set[tuple[int, str]]:
+    out = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        m = EXPECT.search(line)
+        if m:
+            out |= {(number, code) for code in re.findall(r"[EW]\d{3}", m.group(1))}
+    return out
+
+
+def _rel(path: Path) -> str:
+    return os.path.relpath(path, ROOT)
+
+
+@pytest.fixture(autouse=True)
+def _in_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+@pytest.mark.parametrize("path", ANNOTATED, ids=lambda p: p.stem)
+def test_annotated_cases(path):
+    """Each `# E: CODE` comment is reported on its line, and nothing else is reported."""
+    _, diags = check_path(_rel(path))
+    found = {(d.span.line, d.code) for d in diags if d.span.file == _rel(path)}
+    elsewhere = [render(d, None) for d in diags if d.span.file != _rel(path)]
+    assert elsewhere == []
+    expected = _expected(path)
+    assert (sorted(expected - found), sorted(found - expected)) == ([], []), \
+        "(missing, unexpected) (line, code) pairs"
+
+
+def test_every_annotated_code_is_registered():
+    """The annotations only use codes the registry knows."""
+    for path in ANNOTATED:
+        assert {code for _, code in _expected(path)} <= set(CODES)
+
+
+@pytest.mark.parametrize("name", ["classic_1961.rules", "classic_board.rules"])
+def test_rulesets_check_clean(name):
+    """The shipped rulebooks have no errors and no warnings."""
+    program, diags = check_path(f"rulesets/{name}")
+    assert program is not None
+    assert [render(d, None) for d in diags] == []
+
+
+def test_diagnostics_are_sorted_and_never_stop_at_the_first():
+    """check reports all problems of a file, ordered by line and column."""
+    _, diags = check_path(_rel(DATA / "check" / "names.rules"))
+    positions = [(d.span.line, d.span.column) for d in diags]
+    assert len(diags) > 5 and positions == sorted(positions)
+
+
+def test_did_you_mean_hints():
+    """Unknown names suggest the closest known one."""
+    _, diags = check_path(_rel(DATA / "check" / "names.rules"))
+    hints = {d.code: d.hint for d in diags}
+    assert hints["E101"] == "did you mean 'jail_fine'?"
+    assert hints["E104"] == "did you mean 'Boardwalk'?"
+    assert hints["E105"] == "did you mean 'Chance'?"
+    assert hints["E107"] == "did you mean 'jackpot'?"
+    assert hints["E203"] == "did you mean 'highest_roll'?"
+
+
+def test_setting_type_message():
+    """A count where money is expected says what to write."""
+    _, diags = check_path(_rel(DATA / "check" / "types.rules"))
+    fine = next(d for d in diags if d.code == "E201" and d.span.line == 5)
+    assert fine.message == "expected money like $50 for 'jail_fine', found the count 50"
+    assert fine.hint == "write $50"
+
+
+def test_duplicate_notes_point_at_the_first_definition():
+    """A duplicate rule from a parent names the parent's rule and suggests `replace`."""
+    _, diags = check_path(_rel(DATA / "check" / "duplicates.rules"))
+    dup = next(d for d in diags if d.code == "E110" and d.span.line == 19)
+    assert dup.hint == "write 'replace rule salary:' to change the inherited rule"
+    (message, span), = dup.notes
+    assert span.file == "rulesets/classic_1961.rules" and span.line == 38
+
+
+def test_ambiguous_advance_lists_every_candidate():
+    """`advance to "Chance"` is ambiguous on a board with three Chance spaces."""
+    _, diags = check_path(_rel(DATA / "check" / "names.rules"))
+    amb = next(d for d in diags if d.code == "E109")
+    assert len(amb.notes) == 3
+
+
+# ---------------------------------------------------------------- resolution
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return str(tmp_path / name)
+
+
+@pytest.fixture
+def library(tmp_path):
+    """A copy of the shipped rulesets to extend from a temporary directory."""
+    for f in RULESETS.glob("*.rules"):
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+def test_merge_order_of_overrides(library):
+    """replace swaps in place, before/after insert, remove drops, new rules are appended."""
+    path = _write(library, "house.rules", """rulebook "House"
+extends "classic_1961.rules"
+replace rule salary:
+  cite "h", "s"
+  when a player passes "GO": collect $400
+before doubles rule early:
+  cite "h", "s"
+  set jail_fine = $60
+after doubles rule late:
+  cite "h", "s"
+  set jail_turns = 2
+remove rule no_loans
+rule extra:
+  cite "h", "s"
+  set loans = yes
+""")
+    program = resolve(path)
+    names = [r.name.name for r in program.rules]
+    assert names[names.index("early") + 1] == "doubles"
+    assert names[names.index("doubles") + 1] == "late"
+    assert "no_loans" not in names and names[-1] == "extra"
+    salary = program.rules[names.index("salary")]
+    assert salary.override == "replace" and salary.span.file == path
+    assert program.files == (path, str(library / "classic_1961.rules"),
+                             str(library / "classic_board.rules"))
+    assert check(program) == []
+
+
+def test_rename_reaches_board_decks_and_rules(library):
+    """A child's rename changes the parent's board, cards and rules alike."""
+    path = _write(library, "lotr.rules", """rulebook "Renamed"
+extends "classic_1961.rules"
+currency "Power"
+rename space "Boardwalk" to "Mount Doom"
+rename space "Chance" to "Fate"
+rename deck "Chance" to "Fate"
+rename group "Purple" to "Shire"
+""")
+    program = resolve(path)
+    names = [s.name.value for s in program.board.spaces]
+    assert "Mount Doom" in names and "Boardwalk" not in names and names.count("Fate") == 3
+    assert {s.group.value for s in program.board.spaces if s.group} >= {"Shire"}
+    cards = {c.id.value: c for d in program.decks for c in d.cards}
+    assert cards["CH14"].effects == (ast.AdvanceTo(ast.Text("Mount Doom")),)
+    assert [d.name.value for d in program.decks] == ["Fate", "Community Chest"]
+    events = [w.event for r in program.rules for w in r.body if isinstance(w, ast.When)]
+    assert ast.Lands(ast.SpaceByName(ast.Text("Fate"))) in events
+    assert program.currency.name.value == "Power"
+    assert check(program) == []
+
+
+def test_child_equipment_replaces_the_parents(library):
+    """A child's board, same-named deck and dice replace the parent's."""
+    path = _write(library, "small.rules", """rulebook "Small"
+extends "classic_1961.rules"
+die "only" faces 1..4
+deck "Chance":
+  card "S1" "Go": advance to "GO"
+""")
+    program = resolve(path)
+    assert [d.name.value for d in program.dice] == ["only"]
+    assert [d.name.value for d in program.decks] == ["Chance", "Community Chest"]
+    assert [c.id.value for c in program.decks[0].cards] == ["S1"]
+
+
+def test_options_are_in_force_only_when_switched_on(library):
+    """An option's items apply only when named; unknown options are E406."""
+    path = _write(library, "opt.rules", """rulebook "Options"
+extends "classic_1961.rules"
+option jackpot "Free Parking jackpot":
+  replace rule free_parking:
+    cite "h", "s"
+    when a player lands on "Free Parking": collect $500
+""")
+    off, on = resolve(path), resolve(path, ["jackpot"])
+    assert [r.override for r in off.rules if r.name.name == "free_parking"] == [None]
+    assert [r.override for r in on.rules if r.name.name == "free_parking"] == ["replace"]
+    assert on.options == ("jackpot",) and [n.name for n in on.declared_options] == ["jackpot"]
+    with pytest.raises(RuleErrors) as e:
+        resolve(path, ["jackpt"])
+    assert e.value.diagnostics[0].code == "E406"
+    assert e.value.diagnostics[0].hint == "did you mean 'jackpot'?"
+
+
+def test_missing_and_cyclic_extends(tmp_path):
+    """A missing parent points at the extends line; a cycle names every link."""
+    missing = _write(tmp_path, "a.rules", 'rulebook "A"\nextends "nope.rules"\n')
+    with pytest.raises(RuleError) as e:
+        resolve(missing)
+    d = e.value.diagnostic
+    assert (d.code, d.span.line, d.span.column) == ("E401", 2, 9)
+    _write(tmp_path, "b.rules", 'rulebook "B"\nextends "c.rules"\n')
+    _write(tmp_path, "c.rules", 'rulebook "C"\nextends "b.rules"\n')
+    with pytest.raises(RuleError) as e:
+        resolve(str(tmp_path / "b.rules"))
+    d = e.value.diagnostic
+    assert d.code == "E402" and "b.rules -> " in d.message and len(d.notes) == 1
+
+
+def test_a_parse_error_in_a_parent_is_reported_in_the_parent(tmp_path):
+    """The span of an error in an extended file names that file."""
+    _write(tmp_path, "parent.rules", 'rulebook "P"\nrule r\n')
+    child = _write(tmp_path, "child.rules", 'rulebook "C"\nextends "parent.rules"\n')
+    program, diags = check_path(child)
+    assert program is None
+    assert [(Path(d.span.file).name, d.code) for d in diags] == [("parent.rules", "E005")]
+
+
+def test_a_played_rulebook_needs_a_board_and_dice(tmp_path):
+    """E404 and E405 point at the title when the board or the dice are missing."""
+    path = _write(tmp_path, "bare.rules", 'rulebook "Bare"\nset jail_fine = $10\n')
+    _, diags = check_path(path)
+    assert [(d.code, d.span.line) for d in diags] == [("E404", 1), ("E405", 1)]
+
+
+def test_unreadable_files_are_diagnostics(tmp_path):
+    """A missing file, a directory and non-UTF-8 bytes each give one coded diagnostic."""
+    (tmp_path / "latin1.rules").write_bytes(b'rulebook "Caf\xe9"\n')
+    cases = {str(tmp_path / "none.rules"): "E401", str(tmp_path): "E401",
+             str(tmp_path / "latin1.rules"): "E011"}
+    for path, code in cases.items():
+        program, diags = check_path(path)
+        assert program is None and [d.code for d in diags] == [code]
+    _, (latin,) = check_path(str(tmp_path / "latin1.rules"))
+    assert (latin.span.line, latin.span.column) == (1, 14)
+
+
+# ---------------------------------------------------------------- rendering and the CLI
+
+
+def _golden_cases():
+    return sorted(GOLDEN.glob("*.rules"))
+
+
+@pytest.mark.parametrize("path", _golden_cases(), ids=lambda p: p.stem)
+def test_golden_rendering(path):
+    """Rendered diagnostics match the reviewed golden text (REGEN_GOLDEN=1 rewrites it)."""
+    runner = CliRunner()
+    result = runner.invoke(check_cmd, [_rel(path)])
+    expected = path.with_suffix(".txt")
+    if os.environ.get("REGEN_GOLDEN"):
+        expected.write_text(result.output, encoding="utf-8")
+    assert result.output == expected.read_text(encoding="utf-8")
+    assert result.exit_code == 1
+
+
+def _broken_copy(tmp_path: Path, old: str, new: str) -> str:
+    shutil.copy(RULESETS / "classic_board.rules", tmp_path)
+    text = (RULESETS / "classic_1961.rules").read_text(encoding="utf-8")
+    assert old in text
+    return _write(tmp_path, "broken.rules", text.replace(old, new, 1))
+
+
+def test_cli_misspelled_space(tmp_path):
+    """A misspelled space exits 1 with file:line:col, the source line, a caret and a hint."""
+    path = _broken_copy(tmp_path, '"Luxury Tax": pay $75', '"Luxury Taks": pay $75')
+    result = CliRunner().invoke(check_cmd, [path])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"{path}:82:26: error[E104]: unknown space 'Luxury Taks'"
+    assert lines[1] == '  82 |   when a player lands on "Luxury Taks": pay $75'
+    assert lines[2] == "     |                          ^~~~~~~~~~~~~"
+    assert lines[3] == "hint: did you mean 'Luxury Tax'?"
+    assert lines[-1] == f"{path}: 1 error"
+
+
+def test_cli_syntax_error(tmp_path):
+    """A syntax error exits 1 with its position, a caret and a hint."""
+    path = _broken_copy(tmp_path, "rule free_parking:", "rul free_parking:")
+    result = CliRunner().invoke(check_cmd, [path])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"{path}:105:1: error[E006]: unknown keyword 'rul'"
+    assert lines[2].endswith("| ^~~") and lines[3] == "hint: did you mean 'rule'?"
+
+
+def test_cli_json_strict_and_options(tmp_path):
+    """--format json lists diagnostics; --strict fails on warnings; --option is passed on."""
+    path = _write(tmp_path, "w.rules", 'rulebook "W"\nextends "../w2.rules"\n')
+    shutil.copy(RULESETS / "classic_board.rules", tmp_path.parent / "w2.rules")
+    path = _write(tmp_path, "w.rules", 'rulebook "W"\nextends "../w2.rules"\n'
+                  'rule r:\n  when a turn starts: nothing\n')
+    runner = CliRunner()
+    plain = runner.invoke(check_cmd, [path, "--format", "json"])
+    assert plain.exit_code == 0, plain.output
+    report = json.loads(plain.output)
+    codes = [d["code"] for d in report["files"][0]["diagnostics"]]
+    assert set(codes) == {"W101", "W105"} and report["files"][0]["errors"] == 0
+    assert runner.invoke(check_cmd, [path, "--strict"]).exit_code == 1
+    bad = runner.invoke(check_cmd, [path, "--option", "nope"])
+    assert bad.exit_code == 1 and "error[E406]" in bad.output
+
+
+def test_cli_usage_errors(tmp_path):
+    """No file, a missing file or a directory is a usage error (exit 2), not a traceback."""
+    runner = CliRunner()
+    for args in ([], [str(tmp_path / "missing.rules")], [str(tmp_path)],
+                 ["rulesets/classic_1961.rules", "--format", "xml"]):
+        result = runner.invoke(check_cmd, args)
+        assert result.exit_code == 2 and result.exception is None or \
+            isinstance(result.exception, SystemExit), result.output
+
+
+def test_cli_ok_summary():
+    """A clean file prints `FILE: ok` and exits 0."""
+    result = CliRunner().invoke(check_cmd, ["rulesets/classic_1961.rules",
+                                            "rulesets/classic_board.rules"])
+    assert result.exit_code == 0
+    assert result.output.splitlines() == ["rulesets/classic_1961.rules: ok",
+                                          "rulesets/classic_board.rules: ok"]
