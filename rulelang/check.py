@@ -118,7 +118,7 @@ class _Checker:
                 continue
             key = (name, item.span.file)
             if key in first_in_file:
-                self.error("W102", f"'{name}' is set twice in this file; the later value "
+                self.error("W102", f"the setting '{name}' is set twice in this file; the later value "
                            "wins", item.span, notes=[("first set here", first_in_file[key].span)])
             first_in_file.setdefault(key, item)
             value = self.setting_value(spec, item.value)
@@ -138,8 +138,9 @@ class _Checker:
             return None
         if spec.type == "choice":
             if shown not in spec.choices:
-                self.error("E203", f"'{spec.name}' is one of {join(spec.choices)}, found "
-                           f"'{shown}'", value.span, hint=did_you_mean(shown, spec.choices))
+                self.error("E203", f"the setting '{spec.name}' is one of "
+                           f"{join(spec.choices)}, found '{shown}'", value.span,
+                           hint=did_you_mean(shown, spec.choices))
                 return None
             return shown
         if spec.type == "flag":
@@ -161,7 +162,8 @@ class _Checker:
                 form = _FORMS.get(spec.type, "{}")
                 bounds = (f"between {form.format(spec.low)} and {form.format(spec.high)}"
                           if spec.high is not None else f"at least {form.format(spec.low)}")
-                self.error("E202", f"'{spec.name}' must be {bounds}, found {_shown(value)}",
+                self.error("E202", f"the setting '{spec.name}' must be {bounds}, found "
+                           f"{_shown(value)}",
                            value.span)
                 return None
         return numbers if spec.type == "range" else numbers[0]
@@ -172,7 +174,7 @@ class _Checker:
             where = a or b
             notes = [(f"'{n.name.name}' is set here", n.span) for n in (a, b)
                      if n is not None and n is not where]
-            self.error("E301", f"'houses_per_hotel' ({per_hotel}) is more than 'max_houses' "
+            self.error("E301", f"the setting 'houses_per_hotel' ({per_hotel}) is more than 'max_houses' "
                        f"({most}): no lot could ever get a hotel", where.span, notes=notes)
 
     # ------------------------------------------------------------ decks and rules
@@ -250,7 +252,7 @@ class _Checker:
                     self.error("E107", f"unknown option '{cond.name.name}'", cond.name.span,
                                hint=did_you_mean(cond.name.name, declared))
             elif cond.subject == "owner" and not self.on_property(event):
-                self.error("E304", "'the owner' needs an event on a property", cond.span,
+                self.error("E304", "the condition on 'the owner' needs an event on a property", cond.span,
                            hint="e.g. when a player lands on a property owned by another "
                            "player unless the owner is in jail: pay rent")
         self.effects(when.effects, event)
@@ -283,7 +285,7 @@ class _Checker:
             self.error("E104", f"unknown space '{name.value}'", name.span,
                        hint=did_you_mean(name.value, self.by_name))
         elif unique and len(found) > 1:
-            self.error("E109", f"{len(found)} spaces are named '{name.value}': which one?",
+            self.error("E109", f"the name '{name.value}' is shared by {len(found)} spaces: which one?",
                        name.span, hint="rename one of them, or advance to the nearest kind",
                        notes=[(f"'{name.value}' is space {i}", s.span)
                               for i, s in enumerate(self.spaces) if s.name.value == name.value])
@@ -317,12 +319,12 @@ class _Checker:
                 self.error("E105", f"unknown deck '{effect.deck.value}'", effect.deck.span,
                            hint=did_you_mean(effect.deck.value, self.deck_names))
             elif isinstance(effect, ast.KeepJailCard) and event is not None:
-                self.error("E302", "'keep to leave jail free' is the effect of a card",
+                self.error("E302", "only a card can say 'keep to leave jail free'",
                            effect.span, hint="put it on a card of a deck")
             elif isinstance(effect, (ast.PayRent, ast.BuyOrAuction)) and event is not None \
                     and not self.on_property(event):
                 what = "pay rent" if isinstance(effect, ast.PayRent) else "buy"
-                self.error("E303", f"'{what}' needs an event on a property", effect.span,
+                self.error("E303", f"the effect '{what}' needs an event on a property", effect.span,
                            hint="e.g. when a player lands on an unowned property: buy or auction")
             elif isinstance(effect, ast.PayRent) and effect.factor < 1:
                 self.error("E202", "a rent multiplier is at least x1", effect.span)
@@ -331,10 +333,10 @@ class _Checker:
             elif isinstance(effect, ast.PayChoice):
                 for option in effect.options:
                     if isinstance(option, ast.PercentOfWorth) and option.percent > 100:
-                        self.error("E202", f"{option.percent}% of worth is more than the "
+                        self.error("E202", f"paying {option.percent}% of worth is more than the "
                                    "player has", option.span)
             elif isinstance(effect, ast.Nothing) and len(effects) > 1:
-                self.error("W106", "'nothing' next to other effects", effect.span,
+                self.error("W106", "the effect 'nothing' is next to other effects", effect.span,
                            hint="remove 'nothing'")
 
     # ------------------------------------------------------------ the whole rulebook

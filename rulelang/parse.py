@@ -97,7 +97,7 @@ def read_source(path: str) -> str:
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
-        raise RuleError("E401", f"'{path}' is a directory, not a rules file",
+        raise RuleError("E401", f"the path '{path}' is a directory, not a rules file",
                         ast.Span(path, 0, 0, 0, 0)) from None
     except FileNotFoundError:
         raise RuleError("E401", f"no such file '{path}'", ast.Span(path, 0, 0, 0, 0)) from None
@@ -357,7 +357,7 @@ class _Builder(Transformer):
         first: dict = {}
         for key, value, span in attrs_:
             if key in fields:
-                self._error("E009", f"'{key}' is given twice for '{name.value}'", span,
+                self._error("E009", f"the space '{name.value}' has '{key}' twice", span,
                            hint=f"keep one '{key}'", notes=[("first given here", first[key])])
                 continue
             fields[key], first[key] = value, span
@@ -513,14 +513,14 @@ class _Builder(Transformer):
             prev = out[-1] if out else None
             written = "rent dice x" if item.field == "dice_multiplier" else "rent x"
             if not isinstance(prev, ast.AdvanceToNearest):
-                self._error("E010", f"'{written}{item.value}' must follow "
+                self._error("E010", f"the rent modifier '{written}{item.value}' must follow "
                             "'advance to the nearest ...'", item.span,
                             hint="write it right after the advance: "
                             f"advance to the nearest railroad, {written}{item.value}")
                 continue
             default = 1 if item.field == "rent_factor" else None
             if getattr(prev, item.field) != default:
-                self._error("E010", f"'{written}...' is given twice", item.span)
+                self._error("E010", f"the rent modifier '{written}...' is given twice", item.span)
                 continue
             span = ast.Span(prev.span.file, prev.span.line, prev.span.column,
                             item.span.end_line, item.span.end_column)
@@ -541,7 +541,7 @@ class _Builder(Transformer):
         for item in ch:
             if isinstance(item, Token):
                 if item.type == "PERCENT":
-                    self._error("E205", f"'pay {item.value}' does not say a percentage of what",
+                    self._error("E205", f"expected money or a percentage of worth, found '{item.value}'",
                                 self._tspan(item), hint=f"write '{item.value} of worth'")
                     continue
                 item = self._money(item, "the amount paid")

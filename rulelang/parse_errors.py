@@ -81,7 +81,7 @@ def unexpected_character(char: str, span: Span, rest_of_line: str,
         return RuleError("E012", f"names are written in straight double quotes, found '{char}'",
                          span, hint='write the name as "Boardwalk"')
     if char == "$":
-        return RuleError("E001", "'$' must be followed by a whole amount, like $50", span,
+        return RuleError("E001", "expected a whole amount after '$', like $50", span,
                          hint="amounts are whole numbers without separators: $1500")
     shown = char if char.isprintable() else f"U+{ord(char):04X}"
     hint = f"expected {_describe(expected)}" if expected else None

@@ -6,10 +6,13 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulelang import ast
 from rulelang.check import check, check_path
@@ -53,6 +56,14 @@ def test_annotated_cases(path):
     expected = _expected(path)
     assert (sorted(expected - found), sorted(found - expected)) == ([], []), \
         "(missing, unexpected) (line, code) pairs"
+
+
+def test_messages_follow_the_house_style():
+    """Messages start with a lowercase word and end without a period."""
+    for path in ANNOTATED + _golden_cases():
+        _, diags = check_path(_rel(path))
+        for d in diags:
+            assert d.message[0].islower() and not d.message.endswith("."), d.message
 
 
 def test_every_annotated_code_is_registered():
@@ -339,3 +350,29 @@ def test_cli_ok_summary():
     assert result.exit_code == 0
     assert result.output.splitlines() == ["rulesets/classic_1961.rules: ok",
                                           "rulesets/classic_board.rules: ok"]
+
+
+# ---------------------------------------------------------------- robustness
+
+_LINES = (RULESETS / "classic_1961.rules").read_text(encoding="utf-8").splitlines()
+_BITS = ['"Boardwalk"', "$-5", "x0", "0", "rule r:", "  set jail_fine = 5", "replace ",
+         "  when a player lands on a tax owned by the player: pay rent", 'rename space "GO"',
+         "  when a die shows \"Eye\": move 0", "option o:", "  ", ":", ","]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(_LINES) - 1), st.sampled_from(_BITS),
+                          st.booleans()), min_size=1, max_size=4))
+def test_mutated_rulebooks_check_without_crashing(edits):
+    """Any edit of classic_1961.rules gives diagnostics (or none), never an exception."""
+    lines = list(_LINES)
+    for at, bit, replace in edits:
+        lines[at:at + replace] = [bit]
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(RULESETS / "classic_board.rules", tmp)
+        path = os.path.join(tmp, "m.rules")
+        Path(path).write_text("\n".join(lines), encoding="utf-8")
+        program, diags = check_path(path)
+        for d in diags:
+            assert render(d, Path(d.span.file).read_text(encoding="utf-8"))
+        assert program is not None or any(d.is_error for d in diags)

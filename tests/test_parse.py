@@ -1,0 +1,356 @@
+"""The parser: every construct's AST, spans, coded syntax errors, robustness on any input."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulelang import ast
+from rulelang import parse as parse_module
+from rulelang.diagnostics import RuleError, RuleErrors
+from rulelang.parse import parse_file, parse_text
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
+HEADER = 'rulebook "T"\n'
+
+
+def items(text: str) -> tuple:
+    """The items of a snippet parsed under a header."""
+    return parse_text(HEADER + text, "t.rules").items
+
+
+def effects(text: str) -> tuple:
+    """The effects of `when a turn starts: <text>`."""
+    (rule,) = items(f"rule r:\n  when a turn starts: {text}\n")
+    return rule.body[0].effects
+
+
+def event(text: str):
+    """The event of `when <text>: nothing`."""
+    (rule,) = items(f"rule r:\n  when {text}: nothing\n")
+    return rule.body[0].event
+
+
+def error(text: str, path: str = "t.rules"):
+    """The diagnostic of a text that must not parse."""
+    with pytest.raises(RuleError) as e:
+        parse_text(text, path)
+    return e.value.diagnostic
+
+
+# ---------------------------------------------------------------- the rulesets
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
+def test_rulesets_parse(path):
+    """The shipped rulebooks parse, each item with a span in its own file."""
+    rel = str(path.relative_to(ROOT))
+    file = parse_file(str(path))
+    assert file.items and all(item.span.line > 0 for item in file.items)
+    assert parse_text(path.read_text(encoding="utf-8"), rel).path == rel
+
+
+def test_classic_board_shape():
+    """classic_board.rules: 40 spaces, two dice, two decks of 16 cards."""
+    file = parse_file(str(ROOT / "rulesets" / "classic_board.rules"))
+    board, *rest = file.items
+    assert len(board.spaces) == 40
+    assert [d.name.value for d in rest if isinstance(d, ast.Die)] == ["first", "second"]
+    assert [len(d.cards) for d in rest if isinstance(d, ast.Deck)] == [16, 16]
+
+
+# ---------------------------------------------------------------- constructs
+
+
+def test_header_and_extends():
+    """`rulebook` and `extends` fill File.title and File.extends."""
+    file = parse_text('# c\n\nrulebook "Dégât d\'Astéroïde"\nextends "a.rules"\n', "x.rules")
+    assert file.title.value == "Dégât d'Astéroïde"
+    assert file.extends.path.value == "a.rules" and file.items == ()
+
+
+def test_space_attributes_in_any_order():
+    """Space attributes may come in any order; utilities list dice multipliers."""
+    (board,) = items('board:\n  "A": street in "G", rent $1 $2, house $5, mortgage $3, '
+                     'price $6, hotel $7\n  "U": utility in "Utilities", price $150, '
+                     'mortgage $75, rent dice x4 x10\n  "GO": go\n')
+    a, u, go = board.spaces
+    assert a == ast.SpaceDecl(ast.Text("A"), ast.Name("street"), ast.Text("G"), ast.Money(6),
+                              ast.Money(3), ast.Money(5), ast.Money(7),
+                              (ast.Money(1), ast.Money(2)))
+    assert u.multipliers == (ast.Count(4), ast.Count(10)) and u.rents == ()
+    assert go == ast.SpaceDecl(ast.Text("GO"), ast.Name("go"))
+
+
+def test_dice_and_decks():
+    """Dice take a range or a list and named faces; decks hold cards with effects."""
+    d1, d2, deck = items('die "w" faces 1..6, face 1 named "Eye of Sauron"\n'
+                         'die "f" faces 1, 2, 3\n'
+                         'deck "Chance":\n  card "C1" "Go": advance to "GO", collect $5\n')
+    assert d1 == ast.Die(ast.Text("w"), (1, 2, 3, 4, 5, 6), ((1, ast.Text("Eye of Sauron")),))
+    assert d2.faces == (1, 2, 3)
+    assert deck.cards[0] == ast.Card(ast.Text("C1"), ast.Text("Go"),
+                                     (ast.AdvanceTo(ast.Text("GO")), ast.Collect(ast.Money(5))))
+
+
+def test_rule_forms():
+    """New, replace, before, after and remove rules carry their override and target."""
+    body = ":\n  cite \"f\", \"s\"\n  set jail_fine = $50\n"
+    new, rep, bef, aft, rem = items(f"rule a{body}replace rule b{body}before c rule d{body}"
+                                    f"after e rule f{body}remove rule g\n")
+    assert (new.override, new.target) == (None, None)
+    assert new.cite == ast.Cite("f", "s", span=new.cite.span)
+    assert new.body == (ast.Set(ast.Name("jail_fine"), ast.Money(50)),)
+    assert (rep.name, rep.override, rep.target) == (ast.Name("b"), "replace", ast.Name("b"))
+    assert (bef.name, bef.override, bef.target) == (ast.Name("d"), "before", ast.Name("c"))
+    assert (aft.name, aft.override, aft.target) == (ast.Name("f"), "after", ast.Name("e"))
+    assert rem == ast.Remove(ast.Name("g"))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("$1500", ast.Money(1500)), ("3", ast.Count(3)), ("200%", ast.Percent(200)),
+    ("yes", ast.Flag(True)), ("no", ast.Flag(False)), ("3 to 8", ast.Range(3, 8)),
+    ("highest_roll", ast.Word("highest_roll")), ('"Power"', ast.Text("Power")),
+    ("auction", ast.Word("auction")),
+])
+def test_set_values(text, value):
+    """Each kind of value keeps its unit."""
+    (item,) = items(f"set x = {text}\n")
+    assert item == ast.Set(ast.Name("x"), value)
+
+
+def test_top_level_items():
+    """currency, rename, cite and option blocks at the top level."""
+    cur, ren, cite, opt = items('currency "Power"\nrename group "Purple" to "Shire"\n'
+                                'cite "f", "s"\noption ring "The One Ring":\n'
+                                '  set jail_fine = $10\n  rule r:\n    set loans = no\n')
+    assert cur == ast.Currency(ast.Text("Power"))
+    assert ren == ast.Rename("group", ast.Text("Purple"), ast.Text("Shire"))
+    assert isinstance(cite, ast.Cite)
+    assert (opt.name, opt.title) == (ast.Name("ring"), ast.Text("The One Ring"))
+    assert [type(i) for i in opt.items] == [ast.Set, ast.Rule]
+
+
+@pytest.mark.parametrize("text, node", [
+    ('a player lands on "GO"', ast.Lands(ast.SpaceByName(ast.Text("GO")))),
+    ('a player passes "GO"', ast.Passes(ast.SpaceByName(ast.Text("GO")))),
+    ("a player lands on a property", ast.Lands(ast.SpaceByKind(ast.Name("property")))),
+    ("a player lands on an unowned street",
+     ast.Lands(ast.SpaceByKind(ast.Name("street"), "nobody"))),
+    ("a player lands on a railroad owned by another player",
+     ast.Lands(ast.SpaceByKind(ast.Name("railroad"), "other"))),
+    ("a player lands on a utility owned by the player",
+     ast.Lands(ast.SpaceByKind(ast.Name("utility"), "self"))),
+    ("a player rolls doubles", ast.RollsDoubles()),
+    ("a player rolls doubles 3 times in a row", ast.RollsDoubles(3)),
+    ("a turn starts", ast.TurnStarts()),
+    ('a die shows "Eye of Sauron"', ast.DieShows(ast.Text("Eye of Sauron"))),
+])
+def test_events(text, node):
+    """Every event form builds its node."""
+    assert event(text) == node
+
+
+def test_conditions():
+    """if/unless, `is not`, and options; `unless ... is not` is not negated."""
+    (rule,) = items("rule r:\n  when a turn starts if the player is in jail unless the owner "
+                    "is in jail if the owner is not in jail unless the player is not in jail "
+                    "if option ring: nothing\n")
+    conds = [(c.subject, c.test, c.negated, c.name) for c in rule.body[0].conditions]
+    assert conds == [("player", "in_jail", False, None), ("owner", "in_jail", True, None),
+                     ("owner", "in_jail", True, None), ("player", "in_jail", False, None),
+                     ("option", "option", False, ast.Name("ring"))]
+
+
+@pytest.mark.parametrize("text, nodes", [
+    ("collect $200", (ast.Collect(ast.Money(200)),)),
+    ("collect $50 from each player", (ast.Collect(ast.Money(50), "each_player"),)),
+    ("pay $75", (ast.Pay(ast.Money(75)),)),
+    ("pay each player $50", (ast.Pay(ast.Money(50), "each_player"),)),
+    ("pay $200 or 10% of worth",
+     (ast.PayChoice((ast.Money(200), ast.PercentOfWorth(10))),)),
+    ("pay 10% of worth or $200 or $300",
+     (ast.PayChoice((ast.PercentOfWorth(10), ast.Money(200), ast.Money(300))),)),
+    ("pay $25 per house, $100 per hotel, collect $1",
+     (ast.PayPerBuilding(ast.Money(25), ast.Money(100)), ast.Collect(ast.Money(1)))),
+    ("go to jail", (ast.GoToJail(),)),
+    ('advance to "Boardwalk"', (ast.AdvanceTo(ast.Text("Boardwalk")),)),
+    ("advance to the nearest railroad, rent x2, collect $1",
+     (ast.AdvanceToNearest(ast.Name("railroad"), 2), ast.Collect(ast.Money(1)))),
+    ("advance to the nearest utility, rent dice x10",
+     (ast.AdvanceToNearest(ast.Name("utility"), 1, 10),)),
+    ("advance to the nearest railroad", (ast.AdvanceToNearest(ast.Name("railroad")),)),
+    ("move back 3", (ast.MoveBy(-3),)),
+    ("move 3", (ast.MoveBy(3),)),
+    ('draw from "Chance"', (ast.Draw(ast.Text("Chance")),)),
+    ("keep to leave jail free", (ast.KeepJailCard(),)),
+    ("buy or auction", (ast.BuyOrAuction(),)),
+    ("buy", (ast.BuyOrAuction(False),)),
+    ("pay rent", (ast.PayRent(),)),
+    ("pay rent x2", (ast.PayRent(2),)),
+    ("roll again, nothing", (ast.RollAgain(), ast.Nothing())),
+])
+def test_effects(text, nodes):
+    """Every effect form builds its node; commas inside an effect are not separators."""
+    assert effects(text) == nodes
+
+
+# ---------------------------------------------------------------- spans
+
+
+def test_spans_cover_their_own_text():
+    """Each node's span is exactly its text; a rule ends at its last statement."""
+    text = HEADER + 'rule r:\n  when a player lands on "Bordwalk": pay rent\n\n# c\n'
+    (rule,) = parse_text(text, "x.rules").items
+    when = rule.body[0]
+    target = when.event.target
+    assert target.name.span == ast.Span("x.rules", 3, 26, 3, 36)
+    assert when.event.span == ast.Span("x.rules", 3, 8, 3, 36)
+    assert when.effects[0].span == ast.Span("x.rules", 3, 38, 3, 46)
+    assert rule.span == ast.Span("x.rules", 2, 1, 3, 46)
+    assert rule.name.span == ast.Span("x.rules", 2, 6, 2, 7)
+
+
+def test_modified_nearest_spans_the_modifier():
+    """`advance to the nearest utility, rent dice x10` is one node with one span."""
+    (effect,) = effects("advance to the nearest utility, rent dice x10")
+    assert (effect.span.column, effect.span.end_column) == (23, 68)
+
+
+def test_line_endings_bom_tabs_and_missing_final_newline():
+    """CRLF, a BOM, tab indentation and no final newline parse like the plain text."""
+    plain = items("rule r:\n  set a = 1\n  set b = 2")
+    assert parse_text("\ufeff" + HEADER.replace("\n", "\r\n") + "rule r:\r\n\tset a = 1\r\n"
+                      "\tset b = 2", "t").items == plain
+
+
+# ---------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("text, code, line, column, hint", [
+    ("", "E008", 1, 1, "rulebook"),
+    ("board:\n", "E008", 1, 1, "rulebook"),
+    (HEADER + "rul r:\n  set a = 1\n", "E006", 2, 1, "did you mean 'rule'?"),
+    (HEADER + 'rule r:\n  when a player land on "X": nothing\n', "E006", 3, 17,
+     "did you mean 'lands'?"),
+    (HEADER + "rule r\n  set a = 1\n", "E005", 2, 7, "ends with ':'"),
+    (HEADER + 'extends "a"\n\n# c\ndeck "D"\n  card "a" "b": nothing\n', "E005", 5, 9,
+     "ends with ':'"),
+    (HEADER + 'rule r:\n  when a turn starts pay $1\n', "E005", 3, 22, "then ':'"),
+    (HEADER + "rule my rule:\n  set a = 1\n", "E014", 2, 9, "underscores"),
+    (HEADER + "rule r:\n  when a player lands on Boardwalk: nothing\n", "E012", 3, 26,
+     'write "Boardwalk"'),
+    (HEADER + "rule r:\n  when a player lands on 'X': nothing\n", "E012", 3, 26, '"'),
+    (HEADER + 'rule r:\n  when a player lands on "X: nothing\n', "E007", 3, 26, "close"),
+    (HEADER + "rule r:\n  set a = 1\n    set b = 2\n", "E002", 4, 5, "indented"),
+    (HEADER + "rule r:\n    set a = 1\n  set b = 2\n", "E004", 4, 1, "same amount"),
+    (HEADER + "rule r:\n", "E003", 2, 8, "indented lines"),
+    (HEADER + "set a = @\n", "E001", 2, 9, "expected"),
+    (HEADER + "set a = $\n", "E001", 2, 9, "$1500"),
+    (HEADER + "rule r:\n  when a turn starts: move $3\n", "E205", 3, 28, "write '3'"),
+    (HEADER + "rule r:\n  when a turn starts: pay 5\n", "E205", 3, 27, "write '$5'"),
+    (HEADER + "rule r:\n  when a turn starts: pay 10%\n", "E205", 3, 27, "of worth"),
+    (HEADER + "rule r:\n  when a turn starts: rent x2\n", "E010", 3, 23, "nearest"),
+    (HEADER + "rule r:\n  set a = 1\n  cite \"a\", \"b\"\n", "E013", 4, 3, "after the rule header"),
+    (HEADER + 'board:\n  "GO": go, price $5, price $6\n', "E009", 3, 23, "keep one"),
+    (HEADER + 'die "d" faces 6..1\n', "E208", 2, 15, "1..6"),
+    (HEADER + "set x 5\n", "E002", 2, 7, None),
+])
+def test_syntax_errors(text, code, line, column, hint):
+    """Each slip gets its code, the position of the offending token and a useful hint."""
+    d = error(text)
+    assert (d.code, d.span.line, d.span.column) == (code, line, column), d.message
+    assert d.message[0].islower() and not d.message.endswith(".")
+    if hint is not None:
+        assert hint in d.hint
+
+
+def test_several_unit_errors_are_reported_together():
+    """Unit mistakes found while building the AST are collected, not stopped at the first."""
+    with pytest.raises(RuleErrors) as e:
+        parse_text(HEADER + "rule r:\n  when a turn starts: move $3, pay 5, collect 10%\n", "t")
+    assert [(d.code, d.span.column) for d in e.value.diagnostics] == [
+        ("E205", 28), ("E205", 36), ("E205", 47)]
+
+
+def test_expected_tokens_in_plain_words():
+    """A generic error lists what could come next in words, not terminal names."""
+    d = error(HEADER + "set a = @\n")
+    assert "an amount like $50" in d.hint and "MONEY" not in d.hint
+
+
+# ---------------------------------------------------------------- the parser itself
+
+
+def test_grammar_is_conflict_free(caplog):
+    """Building the LALR tables reports no shift/reduce conflict (Lark resolves them silently)."""
+    from lark import Lark, logger
+
+    logger.setLevel(logging.DEBUG)
+    try:
+        with caplog.at_level(logging.DEBUG, logger="lark"):
+            Lark(parse_module._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+                 postlex=parse_module._Indenter(), debug=True)
+    finally:
+        logger.setLevel(logging.CRITICAL)
+    assert not [r for r in caplog.records if "conflict" in r.getMessage().lower()]
+
+
+def test_parser_is_built_once():
+    """The LALR parser is cached per process."""
+    assert parse_module._get_parser() is parse_module._get_parser()
+
+
+def test_only_parse_imports_lark():
+    """Lark stays behind the parse facade."""
+    offenders = [p.name for p in (ROOT / "rulelang").rglob("*.py")
+                 if p.name != "parse.py" and ("import lark" in p.read_text(encoding="utf-8")
+                                              or "from lark" in p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+# ---------------------------------------------------------------- robustness
+
+
+def _parse_or_rule_error(text: str) -> None:
+    try:
+        parse_text(text, "fuzz.rules")
+    except (RuleError, RuleErrors) as e:
+        for d in e.diagnostics:
+            assert d.span.line >= 0 and d.message
+
+
+_SOURCES = [p.read_text(encoding="utf-8") for p in RULESETS]
+_ALPHABET = st.sampled_from(list('abrulesetwhn :,"$%.#\n\t\r 0123456789x_=-é\'@') + [
+    "rule ", "when ", "board:\n", "  ", "\n  ", '"GO"', "$50", "to ", "a player lands on "])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_ALPHABET, max_size=60).map("".join))
+def test_random_text_raises_only_rule_errors(text):
+    """Any text either parses or raises RuleError(s) with a location."""
+    _parse_or_rule_error(text)
+    _parse_or_rule_error(HEADER + text)
+
+
+@st.composite
+def _mutations(draw):
+    text = draw(st.sampled_from(_SOURCES))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 12))
+        insert = draw(st.lists(_ALPHABET, max_size=3).map("".join))
+        text = text[:at] + insert + text[at + cut:]
+    return text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutations())
+def test_mutated_rulesets_raise_only_rule_errors(text):
+    """Small edits of the shipped rulebooks parse or raise RuleError(s), never anything else."""
+    _parse_or_rule_error(text)
