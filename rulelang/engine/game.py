@@ -64,6 +64,7 @@ class Game:
         self._holdings: tuple[tuple[int, ...], ...] = ()
         self._mortgaged: tuple[tuple[int, ...], ...] = ()
         self._depth = 0
+        self._landed_owner = -1  # who owned the space when the player landed on it
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
         self.state = State(
@@ -278,9 +279,14 @@ class Game:
 
     def land(self, seat: int, ctx: RentContext | None = None) -> None:
         """Fire the rules of the space the player stands on."""
-        hooks = self.rulebook.land_hooks[self.state.position[seat]]
+        pos = self.state.position[seat]
+        hooks = self.rulebook.land_hooks[pos]
         if not hooks:
             return
+        # rent is owed only to whoever owned the lot on landing, not to the winner of the
+        # auction this very landing held (QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE)
+        outer = self._landed_owner
+        self._landed_owner = self.state.owner[pos]
         self._depth += 1
         if self._depth > MAX_CHAIN:
             self.emit("chain_cut", player=seat, depth=self._depth)
@@ -291,6 +297,7 @@ class Game:
                 if self.stop:
                     break
         self._depth -= 1
+        self._landed_owner = outer
 
     def go_to_jail(self, seat: int) -> None:
         """Straight to jail: no passing, no landing; the turn ends."""
@@ -331,7 +338,7 @@ class Game:
         st = self.state
         pos = st.position[seat]
         owner = st.owner[pos]
-        if owner < 0 or owner == seat:
+        if owner < 0 or owner == seat or owner != self._landed_owner:
             return
         if not self.agents[owner].attentive:
             if self._log:
@@ -413,7 +420,7 @@ class Game:
     def pay_rent(self, seat: int, pos: int, ctx: RentContext | None, factor: int = 1) -> None:
         """The owner of the space claims its rent from the player."""
         owner = self.state.owner[pos]
-        if owner < 0 or owner == seat:
+        if owner < 0 or owner == seat or owner != self._landed_owner:
             return
         if not self.agents[owner].attentive:
             if self._log:
@@ -479,7 +486,6 @@ class Game:
 
     def _jail_turn(self, seat: int) -> None:
         st, s = self.state, self.settings
-        st.jail_turns[seat] += 1
         agent = self.agents[seat]
         self.rule = "leaving_jail"
         choice = agent.jail(self, seat)
@@ -502,6 +508,7 @@ class Game:
             return
         if choice != "roll":
             raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
+        st.jail_turns[seat] += 1  # counted once the choice is valid: a refusal changes nothing
         dice = self.roll(seat)
         self.dice_total = sum(dice)
         self._faces(seat, dice)

@@ -1,0 +1,135 @@
+"""Scenario tests of the 1961 regular game: buying unowned properties, and auctions."""
+
+import copy
+
+import attrs
+import pytest
+
+from rulelang.engine.actions import IllegalAction, Lot
+from scenario import Scripted, rulebook, scenario, total_money
+
+RB = rulebook()
+
+
+def P(name: str) -> int:
+    return RB.space(name).index
+
+
+def test_buy_at_the_printed_price():
+    """QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE: the player buys at the printed price."""
+    agent = Scripted(buy=True)
+    game = scenario(agents=[agent, Scripted(), Scripted()], dice=[(2, 3)],
+                    positions={0: "Pennsylvania Avenue"})
+    game.play_turn()
+    st = game.state
+    assert st.position[0] == P("Boardwalk")
+    assert st.owner[P("Boardwalk")] == 0
+    assert st.cash[0] == 1500 - 400
+    assert agent.asked == [("buy", P("Boardwalk"))]
+    assert total_money(game) == 0
+
+
+def test_railroad_and_utility_bought_at_printed_price():
+    """QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE: railroads and utilities too."""
+    game = scenario(agents=[Scripted(buy=True), Scripted(), Scripted()], dice=[(1, 4), (3, 4)])
+    game.play_turn()
+    game.state.current = 0
+    game.play_turn()
+    st = game.state
+    assert st.owner[P("Reading Railroad")] == 0 and st.owner[P("Electric Company")] == 0
+    assert st.cash[0] == 1500 - 200 - 150
+    assert total_money(game) == 0
+
+
+def test_declined_lot_is_auctioned_and_the_decliner_may_bid_and_win():
+    """BIEN SANS PROPRIÉTAIRE: a declined lot is auctioned at once; everyone, the decliner too, bids."""
+    a0 = Scripted(buy=False, bids=[10, 40])
+    a1 = Scripted(bids=[20, None])
+    a2 = Scripted(bids=[30, None])
+    game = scenario(agents=[a0, a1, a2], dice=[(2, 3)], positions={0: "Pennsylvania Avenue"})
+    game.play_turn()
+    st = game.state
+    assert st.owner[P("Boardwalk")] == 0
+    assert st.cash[:3] == [1500 - 40, 1500, 1500]
+    lot = Lot("deed", P("Boardwalk"))
+    # bidding starts at any price: the first bidder is asked above 0
+    assert a0.asked == [("buy", P("Boardwalk")), ("bid", lot, 0), ("bid", lot, 30)]
+    assert a1.asked == [("bid", lot, 10), ("bid", lot, 40)]
+    assert a2.asked == [("bid", lot, 20), ("bid", lot, 40)]
+    assert total_money(game) == 0
+
+
+def test_auction_won_by_another_player_below_the_printed_price():
+    """BIEN SANS PROPRIÉTAIRE: sold to the highest bidder for his bid, even $1; the pawn owes no rent."""
+    game = scenario(agents=[Scripted(), Scripted(bids=[1]), Scripted()], dice=[(2, 3)],
+                    positions={0: "Pennsylvania Avenue"})
+    game.play_turn()
+    st = game.state
+    assert st.owner[P("Boardwalk")] == 1
+    assert st.cash[:3] == [1500, 1499, 1500]  # no rent for the landing that held the auction
+    assert total_money(game) == 0
+
+
+def test_auction_without_bids_leaves_the_lot_with_the_bank():
+    """BIEN SANS PROPRIÉTAIRE: when nobody bids, the deed stays with the bank."""
+    game = scenario(dice=[(2, 3)], positions={0: "Pennsylvania Avenue"})
+    bank = game.state.cash[game.state.bank]
+    game.play_turn()
+    st = game.state
+    assert st.owner[P("Boardwalk")] == -1
+    assert st.cash[st.bank] == bank and st.cash[:3] == [1500, 1500, 1500]
+    assert total_money(game) == 0
+
+
+def test_player_short_of_the_price_is_not_asked_and_the_lot_is_auctioned():
+    """BIEN SANS PROPRIÉTAIRE: a player who cannot pay the price does not buy; the lot is auctioned.
+
+    Reading (engine): buying is in cash in hand; the player may still bid what he has.
+    """
+    a0 = Scripted(buy=True, bids=[300])
+    game = scenario(agents=[a0, Scripted(bids=[None]), Scripted()], dice=[(2, 3)],
+                    positions={0: "Pennsylvania Avenue"}, cash={0: 300})
+    game.play_turn()
+    st = game.state
+    assert a0.asked[0][0] == "bid"  # never asked to buy
+    assert st.owner[P("Boardwalk")] == 0 and st.cash[0] == 0
+    assert total_money(game) == 0
+
+
+def test_bid_above_cash_is_refused():
+    """BIEN SANS PROPRIÉTAIRE: the highest bidder pays in cash; a bid above his cash is refused."""
+    game = scenario(agents=[Scripted(), Scripted(bids=[501]), Scripted()], cash={1: 500})
+    before = copy.deepcopy(attrs.asdict(game.state))
+    with pytest.raises(IllegalAction) as err:
+        game.auction(P("Boardwalk"))
+    assert err.value.rule == "auction"
+    assert attrs.asdict(game.state) == before
+
+
+def test_bid_of_all_cash_is_accepted():
+    """BIEN SANS PROPRIÉTAIRE: a bid equal to the bidder's cash stands."""
+    game = scenario(agents=[Scripted(), Scripted(bids=[500]), Scripted()], cash={1: 500})
+    game.auction(P("Boardwalk"))
+    assert game.state.owner[P("Boardwalk")] == 1 and game.state.cash[1] == 0
+    assert total_money(game) == 0
+
+
+def test_card_advance_to_unowned_lot_offers_it():
+    """BIEN SANS PROPRIÉTAIRE: reaching an unowned lot by a card also offers it for sale."""
+    game = scenario(agents=[Scripted(buy=True), Scripted(), Scripted()], dice=[(3, 4)],
+                    decks={"Chance": ["CH03"]})
+    game.play_turn()  # GO -> Chance (7) -> "Advance to St. Charles Place"
+    st = game.state
+    assert st.position[0] == P("St. Charles Place") and st.owner[P("St. Charles Place")] == 0
+    assert st.cash[0] == 1500 - 140
+    assert total_money(game) == 0
+
+
+def test_owner_landing_on_own_property_pays_and_buys_nothing():
+    """BIEN QUI A DÉJA UN PROPRIÉTAIRE: only another player's pawn owes rent."""
+    agent = Scripted(buy=True)
+    game = scenario(agents=[agent, Scripted(), Scripted()], dice=[(2, 3)],
+                    positions={0: "Pennsylvania Avenue"}, owners={"Boardwalk": 0})
+    game.play_turn()
+    assert game.state.cash[0] == 1500 and agent.asked == []
+    assert total_money(game) == 0
