@@ -308,11 +308,12 @@ def _named(name, fn):
 
 
 def _owner_test(owner: str):
+    """The owner filter of a landing event, judged on the owner at the moment of landing."""
     if owner == "nobody":
-        return lambda g, p: g.state.owner[g.state.position[p]] < 0
+        return lambda g, p: g._landed_owner < 0
     if owner == "other":
         def other(g, p):
-            o = g.state.owner[g.state.position[p]]
+            o = g._landed_owner
             return o >= 0 and o != p
         return other
-    return lambda g, p: g.state.owner[g.state.position[p]] == p
+    return lambda g, p: g._landed_owner == p
