@@ -149,10 +149,8 @@ def test_last_player_standing_wins():
 
 
 def test_bankrupt_by_a_card_paying_each_player():
-    """FAILLITE: a player who cannot pay every other player goes bankrupt to the one he cannot pay.
-
-    Reading (engine): the others are paid in turn order; the first one left unpaid is the creditor.
-    """
+    """FAILLITE: a player who cannot pay every other player goes bankrupt to the one he cannot pay."""
+    # reading (engine): the others are paid in turn order; the first one left unpaid is the creditor
     game = scenario(dice=[(3, 4)], decks={"Chance": ["CH15"]}, cash={0: 70}, players=4)
     game.play_turn()  # Chance "Chairman of the board": $50 to each
     st = game.state
@@ -161,8 +159,20 @@ def test_bankrupt_by_a_card_paying_each_player():
     assert total_money(game) == 0
 
 
+def test_bankrupt_by_a_card_collecting_from_each_player():
+    """FAILLITE: a player who cannot pay the drawer of "collect from each player" goes bankrupt to him."""
+    game = scenario(dice=[(1, 2)], positions={0: "Virginia Avenue"}, cash={2: 30},
+                    owners={"Water Works": 2}, decks={"Community Chest": ["CC07"]})
+    game.play_turn()  # Community Chest (17): "Grand opera opening", $50 from each
+    st = game.state
+    assert st.bankrupt[2] and not st.bankrupt[1]
+    assert st.cash[:3] == [1500 + 50 + 30, 1450, 0]
+    assert st.owner[RB.space("Water Works").index] == 0
+    assert total_money(game) == 0
+
+
 def test_turn_cap_ends_without_winner():
-    """(engine) A game stopped by the turn cap ends with end_reason "turn_cap" and no winner."""
+    """FAILLITE (engine turn cap): a game stopped by the cap has end_reason "turn_cap", no winner."""
     game = scenario(dice=[(1, 2)], owners={"Baltic Avenue": 0})
     game.max_turns = 1
     game.play_turn()

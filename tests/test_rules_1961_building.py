@@ -28,6 +28,7 @@ def refused(game, seat, action, rule):
         apply(game, seat, action)
     assert err.value.rule == rule, err.value
     assert snapshot(game) == before
+    assert total_money(game) == 0
     return err.value
 
 
@@ -35,6 +36,7 @@ def test_bank_starts_with_32_houses_and_12_hotels():
     """LES ACCESSOIRES: the equipment has thirty-two houses and twelve hotels."""
     game = scenario()
     assert game.state.bank_houses == 32 and game.state.bank_hotels == 12
+    assert total_money(game) == 0
 
 
 def test_house_bought_from_the_bank_at_the_deed_price():
@@ -105,6 +107,8 @@ def test_at_most_four_houses_then_the_next_building_is_a_hotel():
     game = scenario(owners=DARK_BLUE, houses={"Park Place": 4, "Boardwalk": 4})
     apply(game, 0, Build(PARK))
     assert game.state.houses[PARK] == 0 and game.state.hotels[PARK] == 1
+    refused(game, 0, Build(PARK), "hotels")
+    assert total_money(game) == 0
 
 
 def test_one_hotel_per_lot():
@@ -148,6 +152,16 @@ def test_shortage_auction_when_more_players_want_than_the_bank_has():
     assert st.cash[:3] == [1500, 1480, 1500]
     assert a0.asked[0] == ("bid", Lot("house"), 0)
     assert total_money(game) == 0
+
+
+def test_shortage_auction_winner_must_place_the_house_on_a_lot_that_takes_it():
+    """LA CRISE DU BÂTIMENT: the house won goes on a lot that may take it; else refused, nothing changes."""
+    a0 = Scripted(wants_building=True, bids=[None])
+    a1 = Scripted(wants_building=True, bids=[20], place=BOARD)
+    game = scenario(agents=[a0, a1, Scripted()], bank_houses=1,
+                    owners={"Mediterranean Avenue": 0, "Baltic Avenue": 0,
+                            "Oriental Avenue": 1, "Vermont Avenue": 1, "Connecticut Avenue": 1})
+    refused(game, 0, Build(MED), "building_shortage")
 
 
 def test_no_shortage_auction_when_only_one_player_wants():

@@ -82,10 +82,8 @@ def test_auction_without_bids_leaves_the_lot_with_the_bank():
 
 
 def test_player_short_of_the_price_is_not_asked_and_the_lot_is_auctioned():
-    """BIEN SANS PROPRIÉTAIRE: a player who cannot pay the price does not buy; the lot is auctioned.
-
-    Reading (engine): buying is in cash in hand; the player may still bid what he has.
-    """
+    """BIEN SANS PROPRIÉTAIRE: a player who cannot pay the price does not buy; the lot is auctioned."""
+    # reading (engine): the purchase is paid in cash in hand; he may still bid what he has
     a0 = Scripted(buy=True, bids=[300])
     game = scenario(agents=[a0, Scripted(bids=[None]), Scripted()], dice=[(2, 3)],
                     positions={0: "Pennsylvania Avenue"}, cash={0: 300})
@@ -104,6 +102,7 @@ def test_bid_above_cash_is_refused():
         game.auction(P("Boardwalk"))
     assert err.value.rule == "auction"
     assert attrs.asdict(game.state) == before
+    assert total_money(game) == 0
 
 
 def test_bid_of_all_cash_is_accepted():
@@ -111,6 +110,17 @@ def test_bid_of_all_cash_is_accepted():
     game = scenario(agents=[Scripted(), Scripted(bids=[500]), Scripted()], cash={1: 500})
     game.auction(P("Boardwalk"))
     assert game.state.owner[P("Boardwalk")] == 1 and game.state.cash[1] == 0
+    assert total_money(game) == 0
+
+
+def test_bids_start_at_one_dollar_a_zero_bid_is_no_bid():
+    """BIEN SANS PROPRIÉTAIRE: bidding may start at any price from $1; $0 is no bid at all."""
+    game = scenario(agents=[Scripted(bids=[0]), Scripted(bids=[0]), Scripted(bids=[0])])
+    game.auction(P("Boardwalk"))
+    assert game.state.owner[P("Boardwalk")] == -1
+    game = scenario(agents=[Scripted(bids=[0]), Scripted(bids=[0]), Scripted(bids=[1])])
+    game.auction(P("Boardwalk"))
+    assert game.state.owner[P("Boardwalk")] == 2 and game.state.cash[2] == 1499
     assert total_money(game) == 0
 
 

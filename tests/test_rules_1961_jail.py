@@ -108,6 +108,7 @@ def test_paying_the_fine_without_the_cash_is_refused_and_changes_nothing():
         game.play_turn()
     assert err.value.rule == "leaving_jail"
     assert snapshot(game) == before
+    assert total_money(game) == 0
 
 
 def test_using_a_card_the_player_does_not_hold_is_refused_and_changes_nothing():
@@ -119,6 +120,7 @@ def test_using_a_card_the_player_does_not_hold_is_refused_and_changes_nothing():
         game.play_turn()
     assert err.value.rule == "leaving_jail"
     assert snapshot(game) == before
+    assert total_money(game) == 0
 
 
 def test_forced_fine_when_the_prisoner_cannot_pay_bankrupts_him():

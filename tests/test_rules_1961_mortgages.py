@@ -24,6 +24,7 @@ def refused(game, seat, action, rule):
         apply(game, seat, action)
     assert err.value.rule == rule, err.value
     assert snapshot(game) == before
+    assert total_money(game) == 0
 
 
 def test_mortgage_lends_the_printed_value():

@@ -160,6 +160,16 @@ def test_card_nearest_utility_rerolls_and_pays_ten_times():
     assert total_money(game) == 0
 
 
+def test_card_nearest_utility_from_the_middle_chance_is_water_works():
+    """CHANCE card: from the Chance at 22 the nearest utility is Water Works; x10 even when both are held."""
+    game = scenario(dice=[(1, 3), (6, 5)], positions={0: "Tennessee Avenue"},
+                    owners={"Electric Company": 1, "Water Works": 1}, decks={"Chance": ["CH04"]})
+    game.play_turn()  # Tennessee (18) + 4 = Chance (22) -> Water Works (28), re-roll 11
+    assert game.state.position[0] == P("Water Works")
+    assert game.state.cash[:2] == [1500 - 110, 1610]
+    assert total_money(game) == 0
+
+
 def test_card_nearest_unowned_railroad_is_offered_at_the_printed_price():
     """CHANCE card / BIEN SANS PROPRIÉTAIRE: an unowned nearest railroad is offered at its price."""
     game = scenario(agents=[Scripted(buy=True), Scripted(), Scripted()], dice=[(3, 4)],

@@ -26,6 +26,7 @@ def refused(game, seat, action, rule):
         apply(game, seat, action)
     assert err.value.rule == rule, err.value
     assert snapshot(game) == before and game.version == version
+    assert total_money(game) == 0
 
 
 def agents(accept=True):
@@ -49,6 +50,7 @@ def test_refused_trade_changes_nothing():
     before = snapshot(game)
     apply(game, 0, Trade(1, give=(BOARD,), cash=-300))
     assert snapshot(game) == before
+    assert total_money(game) == 0
 
 
 def test_no_sale_of_a_lot_whose_group_has_buildings():
