@@ -17,7 +17,7 @@ from rulelang import ast
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.engine.settings import SETTINGS
-from rulelang.resolve import did_you_mean, resolve_with_errors
+from rulelang.resolve import did_you_mean, load_chain, merge
 
 __all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
 
@@ -40,17 +40,35 @@ _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the pe
 
 def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | None,
                                                                  list[Diagnostic]]:
-    """Parse, resolve and check `path`; any stage's errors come back as diagnostics."""
+    """Parse, resolve and check `path`; any stage's errors come back as diagnostics.
+
+    The items of an option that is off are checked too, by checking the rulebook again with
+    that option on; what only shows then carries a note naming the option. The program is
+    None when the rulebook (as switched) cannot be resolved or has errors of resolution.
+    """
     try:
-        program, errors = resolve_with_errors(path, options)
+        chain = load_chain(str(path))
+        program, errors = merge(chain, options)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
         return None, list(e.diagnostics)
-    if errors:
-        # A rulebook with resolution errors is not usable: no program for the caller.
-        return None, _sorted(program, errors + check(program))
-    return program, check(program)
+    diags = errors + check(program)
+    seen = {_identity(d) for d in diags}
+    for name in dict.fromkeys(n.name for n in program.declared_options):
+        if name in program.options:
+            continue
+        variant, more = merge(chain, program.options + (name,))
+        for d in more + check(variant):
+            if _identity(d) not in seen:
+                seen.add(_identity(d))
+                note = (f"found with option '{name}' switched on", None)
+                diags.append(attrs.evolve(d, notes=d.notes + (note,)))
+    return (None if errors else program), _sorted(program, diags)
+
+
+def _identity(d: Diagnostic) -> tuple:
+    return (d.code, d.span, d.message)
 
 
 def check(program: ast.Program) -> list[Diagnostic]:
@@ -118,8 +136,9 @@ class _Checker:
                 continue
             key = (name, item.span.file)
             if key in first_in_file:
-                self.error("W102", f"the setting '{name}' is set twice in this file; the later value "
-                           "wins", item.span, notes=[("first set here", first_in_file[key].span)])
+                self.error("W102", f"the setting '{name}' is set twice in this file; the "
+                           "later value wins", item.span,
+                           notes=[("first set here", first_in_file[key].span)])
             first_in_file.setdefault(key, item)
             value = self.setting_value(spec, item.value)
             if value is not None:
@@ -174,8 +193,9 @@ class _Checker:
             where = a or b
             notes = [(f"'{n.name.name}' is set here", n.span) for n in (a, b)
                      if n is not None and n is not where]
-            self.error("E301", f"the setting 'houses_per_hotel' ({per_hotel}) is more than 'max_houses' "
-                       f"({most}): no lot could ever get a hotel", where.span, notes=notes)
+            self.error("E301", f"the setting 'houses_per_hotel' ({per_hotel}) is more than "
+                       f"'max_houses' ({most}): no lot could ever get a hotel", where.span,
+                       notes=notes)
 
     # ------------------------------------------------------------ decks and rules
 
@@ -252,7 +272,8 @@ class _Checker:
                     self.error("E107", f"unknown option '{cond.name.name}'", cond.name.span,
                                hint=did_you_mean(cond.name.name, declared))
             elif cond.subject == "owner" and not self.on_property(event):
-                self.error("E304", "the condition on 'the owner' needs an event on a property", cond.span,
+                self.error("E304", "the condition on 'the owner' needs an event on a property",
+                           cond.span,
                            hint="e.g. when a player lands on a property owned by another "
                            "player unless the owner is in jail: pay rent")
         self.effects(when.effects, event)
@@ -285,8 +306,9 @@ class _Checker:
             self.error("E104", f"unknown space '{name.value}'", name.span,
                        hint=did_you_mean(name.value, self.by_name))
         elif unique and len(found) > 1:
-            self.error("E109", f"the name '{name.value}' is shared by {len(found)} spaces: which one?",
-                       name.span, hint="rename one of them, or advance to the nearest kind",
+            self.error("E109", f"the name '{name.value}' is shared by {len(found)} spaces: "
+                       "which one?", name.span,
+                       hint="rename one of them, or advance to the nearest kind",
                        notes=[(f"'{name.value}' is space {i}", s.span)
                               for i, s in enumerate(self.spaces) if s.name.value == name.value])
 
@@ -324,7 +346,8 @@ class _Checker:
             elif isinstance(effect, (ast.PayRent, ast.BuyOrAuction)) and event is not None \
                     and not self.on_property(event):
                 what = "pay rent" if isinstance(effect, ast.PayRent) else "buy"
-                self.error("E303", f"the effect '{what}' needs an event on a property", effect.span,
+                self.error("E303", f"the effect '{what}' needs an event on a property",
+                           effect.span,
                            hint="e.g. when a player lands on an unowned property: buy or auction")
             elif isinstance(effect, ast.PayRent) and effect.factor < 1:
                 self.error("E202", "a rent multiplier is at least x1", effect.span)

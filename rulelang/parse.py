@@ -24,6 +24,9 @@ __all__ = ["parse_text", "parse_file", "read_source"]
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
 _MAX_FACES = 1000
+# Amounts and counts have at most 9 digits: more is a slip, and Python refuses to convert
+# a number of thousands of digits.
+_MAX_DIGITS = 9
 
 
 class _Indenter(Indenter):
@@ -304,12 +307,21 @@ class _Builder(Transformer):
 
     def _quantity(self, tok: Token, want: str, what: str) -> int:
         """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
-        number = tok.value.lstrip("$").rstrip("%")
+        number = self._int(tok)
         if tok.type != want:
             unit, form = _UNITS[want]
             self._error("E205", f"{what} is {unit}, found {_UNITS[tok.type][0]} '{tok.value}'",
-                        self._tspan(tok), hint=f"write '{form.format(n=number.lstrip('-'))}'")
-        return int(number)
+                        self._tspan(tok), hint=f"write '{form.format(n=abs(number))}'")
+        return number
+
+    def _int(self, tok: Token) -> int:
+        """The number in `3`, `$-5`, `10%` or `x2`; E202 past _MAX_DIGITS digits."""
+        digits = tok.value.strip("$%x")
+        if len(digits.lstrip("-")) > _MAX_DIGITS:
+            self._error("E202", f"the number {tok.value[:_MAX_DIGITS + 2]}... is too large",
+                        self._tspan(tok), hint=f"numbers have at most {_MAX_DIGITS} digits")
+            return 0
+        return int(digits)
 
     def _money(self, tok: Token, what: str) -> ast.Money:
         return ast.Money(self._quantity(tok, "MONEY", what), self._tspan(tok))
@@ -358,7 +370,7 @@ class _Builder(Transformer):
         for key, value, span in attrs_:
             if key in fields:
                 self._error("E009", f"the space '{name.value}' has '{key}' twice", span,
-                           hint=f"keep one '{key}'", notes=[("first given here", first[key])])
+                            hint=f"keep one '{key}'", notes=[("first given here", first[key])])
                 continue
             fields[key], first[key] = value, span
         return ast.SpaceDecl(name, kind, span=self._span(meta), **fields)
@@ -370,7 +382,7 @@ class _Builder(Transformer):
         return ("rents", tuple(self._money(t, "a rent") for t in ch), self._span(meta))
 
     def multipliers(self, meta, ch):
-        return ("multipliers", tuple(ast.Count(int(t[1:]), self._tspan(t)) for t in ch),
+        return ("multipliers", tuple(ast.Count(self._int(t), self._tspan(t)) for t in ch),
                 self._span(meta))
 
     # -- dice and decks
@@ -386,22 +398,22 @@ class _Builder(Transformer):
         return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta))
 
     def face_range(self, meta, ch):
-        low, high = int(ch[0]), int(ch[1])
+        low, high = self._int(ch[0]), self._int(ch[1])
         if low > high:
             self._error("E208", f"the face range {low}..{high} is empty", self._span(meta),
-                       hint=f"write the lowest face first: {high}..{low}")
+                        hint=f"write the lowest face first: {high}..{low}")
             return ("faces", ())
         if high - low >= _MAX_FACES:
             self._error("E208", f"a die has at most {_MAX_FACES} faces, "
-                       f"{low}..{high} gives {high - low + 1}", self._span(meta))
+                        f"{low}..{high} gives {high - low + 1}", self._span(meta))
             return ("faces", ())
         return ("faces", tuple(range(low, high + 1)))
 
     def face_one(self, meta, ch):
-        return ("faces", (int(ch[0]),))
+        return ("faces", (self._int(ch[0]),))
 
     def face_name(self, meta, ch):
-        return ("names", (int(ch[0]), self._text(ch[1])))
+        return ("names", (self._int(ch[0]), self._text(ch[1])))
 
     def deck(self, meta, ch):
         return ast.Deck(self._text(ch[0]), tuple(ch[1:]), self._span(meta))
@@ -419,7 +431,7 @@ class _Builder(Transformer):
                     cite = item
                     continue
                 self._error("E013", "a rule has one cite, on its first line", item.span,
-                           hint="move the cite to the line after the rule header")
+                            hint="move the cite to the line after the rule header")
                 continue
             statements.append(item)
         return ast.Rule(self._name(name), cite, tuple(statements), override,
@@ -447,16 +459,16 @@ class _Builder(Transformer):
         return ast.Set(self._name(ch[0]), ch[1], self._span(meta))
 
     def money(self, meta, ch):
-        return ast.Money(int(ch[0][1:]), self._span(meta))
+        return ast.Money(self._int(ch[0]), self._span(meta))
 
     def count(self, meta, ch):
-        return ast.Count(int(ch[0]), self._span(meta))
+        return ast.Count(self._int(ch[0]), self._span(meta))
 
     def percent(self, meta, ch):
-        return ast.Percent(int(ch[0][:-1]), self._span(meta))
+        return ast.Percent(self._int(ch[0]), self._span(meta))
 
     def range(self, meta, ch):
-        return ast.Range(int(ch[0]), int(ch[1]), self._span(meta))
+        return ast.Range(self._int(ch[0]), self._int(ch[1]), self._span(meta))
 
     def word(self, meta, ch):
         return ast.Word(ch[0].value, self._span(meta))
@@ -541,15 +553,16 @@ class _Builder(Transformer):
         for item in ch:
             if isinstance(item, Token):
                 if item.type == "PERCENT":
-                    self._error("E205", f"expected money or a percentage of worth, found '{item.value}'",
-                                self._tspan(item), hint=f"write '{item.value} of worth'")
+                    self._error("E205", "expected money or a percentage of worth, found "
+                                f"'{item.value}'", self._tspan(item),
+                                hint=f"write '{item.value} of worth'")
                     continue
                 item = self._money(item, "the amount paid")
             options.append(item)
         return ast.PayChoice(tuple(options), self._span(meta))
 
     def percent_of_worth(self, meta, ch):
-        return ast.PercentOfWorth(int(ch[0][:-1]), self._span(meta))
+        return ast.PercentOfWorth(self._int(ch[0]), self._span(meta))
 
     def pay_each(self, meta, ch):
         return ast.Pay(self._money(ch[0], "the amount paid"), "each_player", self._span(meta))
@@ -565,10 +578,10 @@ class _Builder(Transformer):
         return ast.AdvanceToNearest(self._name(ch[0]), span=self._span(meta))
 
     def rent_factor(self, meta, ch):
-        return _RentMod("rent_factor", int(ch[0][1:]), self._span(meta))
+        return _RentMod("rent_factor", self._int(ch[0]), self._span(meta))
 
     def rent_dice(self, meta, ch):
-        return _RentMod("dice_multiplier", int(ch[0][1:]), self._span(meta))
+        return _RentMod("dice_multiplier", self._int(ch[0]), self._span(meta))
 
     def move_back(self, meta, ch):
         return ast.MoveBy(-self._count(ch[0], "the number of spaces"), self._span(meta))
@@ -580,4 +593,4 @@ class _Builder(Transformer):
         return ast.Draw(self._text(ch[0]), self._span(meta))
 
     def pay_rent(self, meta, ch):
-        return ast.PayRent(int(ch[0][1:]) if ch else 1, self._span(meta))
+        return ast.PayRent(self._int(ch[0]) if ch else 1, self._span(meta))

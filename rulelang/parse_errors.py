@@ -121,8 +121,8 @@ def unexpected_eof(span: Span, expected: Expected) -> RuleError:
     """The file ended in the middle of something."""
     names = {n for n, _ in expected}
     if "rulebook" in {lit for _, lit in expected}:
-        return RuleError("E008", "the file is empty: a rules file starts with "
-                         "'rulebook \"Title\"'", span, hint=LABELS["header"][2])
+        return RuleError("E008", "a rules file starts with 'rulebook \"Title\"', found "
+                         "the end of the file", span, hint=LABELS["header"][2])
     hint = None
     if "_INDENT" in names:
         hint = "a line ending in ':' must be followed by indented lines"

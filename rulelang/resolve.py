@@ -22,7 +22,7 @@ from rulelang import ast
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.parse import parse_file
 
-__all__ = ["resolve", "resolve_with_errors", "load_chain", "did_you_mean"]
+__all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "did_you_mean"]
 
 _NO_SPAN_LINE = 0
 
@@ -64,7 +64,12 @@ def resolve_with_errors(path: str, options: Iterable[str] = ()) -> tuple[ast.Pro
     skipped, so the checker can still look at the rest; an unreadable, unparsable or
     cyclic chain of files still raises RuleError(s).
     """
-    chain = load_chain(str(path))
+    return merge(load_chain(str(path)), options)
+
+
+def merge(chain: list[ast.File], options: Iterable[str] = ()) -> tuple[ast.Program,
+                                                                     list[Diagnostic]]:
+    """The Program of a chain from `load_chain`, and the mistakes stepped over."""
     options = tuple(dict.fromkeys(options))
     declared = [opt.name for f in chain for opt in _options(f.items)]
     names = {n.name for n in declared}

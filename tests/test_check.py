@@ -224,6 +224,22 @@ option jackpot "Free Parking jackpot":
     assert e.value.diagnostics[0].hint == "did you mean 'jackpot'?"
 
 
+def test_options_that_are_off_are_checked_too(library):
+    """Mistakes inside an option block are found without switching it on, with a note."""
+    path = _write(library, "opt.rules", """rulebook "Options"
+extends "classic_1961.rules"
+option ring "The One Ring":
+  set jail_fine = 50
+""")
+    program, diags = check_path(path)
+    assert program is not None
+    (d,) = diags
+    assert (d.code, d.span.line) == ("E201", 4)
+    assert d.notes == (("found with option 'ring' switched on", None),)
+    _, (on,) = check_path(path, ["ring"])
+    assert on.notes == ()
+
+
 def test_missing_and_cyclic_extends(tmp_path):
     """A missing parent points at the extends line; a cycle names every link."""
     missing = _write(tmp_path, "a.rules", 'rulebook "A"\nextends "nope.rules"\n')

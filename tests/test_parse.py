@@ -256,7 +256,7 @@ def test_line_endings_bom_tabs_and_missing_final_newline():
     (HEADER + "rule r:\n  when a turn starts: pay 5\n", "E205", 3, 27, "write '$5'"),
     (HEADER + "rule r:\n  when a turn starts: pay 10%\n", "E205", 3, 27, "of worth"),
     (HEADER + "rule r:\n  when a turn starts: rent x2\n", "E010", 3, 23, "nearest"),
-    (HEADER + "rule r:\n  set a = 1\n  cite \"a\", \"b\"\n", "E013", 4, 3, "after the rule header"),
+    (HEADER + 'rule r:\n  set a = 1\n  cite "a", "b"\n', "E013", 4, 3, "after the rule header"),
     (HEADER + 'board:\n  "GO": go, price $5, price $6\n', "E009", 3, 23, "keep one"),
     (HEADER + 'die "d" faces 6..1\n', "E208", 2, 15, "1..6"),
     (HEADER + "set x 5\n", "E002", 2, 7, None),
