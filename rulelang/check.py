@@ -1,8 +1,8 @@
 """Analysis of a resolved rulebook: `check` returns every diagnostic it finds, by position.
 
 It never stops at the first problem and never changes the program. The vocabulary it checks
-against is the engine's: the settings of `engine.settings.SETTINGS`, the space kinds below,
-the board's spaces, decks and dice faces. `check_path` runs the earlier stages too and turns
+against is the engine's: the settings of `engine.settings.SETTINGS`, the space kinds of
+`check_board`, the board's spaces, decks and dice faces. `check_path` runs the earlier stages too and turns
 their errors into diagnostics, so a caller always gets a list.
 """
 
@@ -14,8 +14,8 @@ from typing import Iterable, Iterator
 import attrs
 
 from rulelang import ast
-from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
+from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.engine.settings import SETTINGS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
@@ -96,6 +96,8 @@ def _walk(node) -> Iterator:
 
 
 class _Checker:
+    """One pass over a program: settings, equipment, decks, rules, then cross-cutting facts."""
+
     def __init__(self, program: ast.Program):
         self.program = program
         self.diags: list[Diagnostic] = []

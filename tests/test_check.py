@@ -359,6 +359,16 @@ def test_cli_usage_errors(tmp_path):
             isinstance(result.exception, SystemExit), result.output
 
 
+def test_cli_non_utf8_file(tmp_path):
+    """Bytes that are not UTF-8 give a coded diagnostic at their position, exit 1."""
+    path = tmp_path / "latin1.rules"
+    path.write_bytes(b'rulebook "T"\nset jail_fine = $50 # caf\xe9\n')
+    result = CliRunner().invoke(check_cmd, [str(path)])
+    assert result.exit_code == 1 and result.exception is None or \
+        isinstance(result.exception, SystemExit)
+    assert result.output.startswith(f"{path}:2:26: error[E011]: byte 0xe9 is not valid UTF-8")
+
+
 def test_cli_ok_summary():
     """A clean file prints `FILE: ok` and exits 0."""
     result = CliRunner().invoke(check_cmd, ["rulesets/classic_1961.rules",

@@ -260,6 +260,7 @@ def test_line_endings_bom_tabs_and_missing_final_newline():
     (HEADER + 'board:\n  "GO": go, price $5, price $6\n', "E009", 3, 23, "keep one"),
     (HEADER + 'die "d" faces 6..1\n', "E208", 2, 15, "1..6"),
     (HEADER + "set x 5\n", "E002", 2, 7, None),
+    (HEADER + "set x = $" + "9" * 5000 + "\n", "E202", 2, 9, "at most 9 digits"),
 ])
 def test_syntax_errors(text, code, line, column, hint):
     """Each slip gets its code, the position of the offending token and a useful hint."""
