@@ -10,6 +10,8 @@ The public API:
 
 from __future__ import annotations
 
+from . import check as _check_stage  # bound first, so the function below keeps the name
+from .compile import compile_program
 from .diagnostics import Diagnostic, RuleError, RuleErrors
 from .engine.actions import (
     Build,
@@ -36,17 +38,12 @@ __all__ = [
 
 def check(path: str, options=()) -> list[Diagnostic]:
     """Every diagnostic for a rules file (and the files it extends), sorted by position."""
-    from .check import check_path
-
-    return check_path(path, options)[1]
+    return _check_stage.check_path(path, options)[1]
 
 
 def load(path: str, options=()) -> Rulebook:
     """Parse, resolve, check and compile a rules file; RuleErrors if it has errors."""
-    from .check import check_path
-    from .compile import compile_program
-
-    program, diagnostics = check_path(path, options)
+    program, diagnostics = _check_stage.check_path(path, options)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or program is None:
         raise RuleErrors(errors)

@@ -109,3 +109,11 @@ def test_event_log_names_a_rule_for_every_event():
             balance[e["source"]] = balance.get(e["source"], 0) - e["amount"]
             balance[e["to"]] = balance.get(e["to"], 0) + e["amount"]
     assert sum(balance.values()) == 0
+
+
+def test_public_check_function_is_not_shadowed_by_the_stage_module():
+    """`rulelang.check` stays the function, even after the check stage is imported."""
+    import rulelang.check  # noqa: F401
+
+    assert callable(rulelang.check)
+    assert rulelang.check(RULES) == []
