@@ -315,8 +315,8 @@ def test_cli_misspelled_space(tmp_path):
     result = CliRunner().invoke(check_cmd, [path])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0] == f"{path}:82:26: error[E104]: unknown space 'Luxury Taks'"
-    assert lines[1] == '  82 |   when a player lands on "Luxury Taks": pay $75'
+    assert lines[0] == f"{path}:84:26: error[E104]: unknown space 'Luxury Taks'"
+    assert lines[1] == '  84 |   when a player lands on "Luxury Taks": pay $75'
     assert lines[2] == "     |                          ^~~~~~~~~~~~~"
     assert lines[3] == "hint: did you mean 'Luxury Tax'?"
     assert lines[-1] == f"{path}: 1 error"
@@ -328,7 +328,7 @@ def test_cli_syntax_error(tmp_path):
     result = CliRunner().invoke(check_cmd, [path])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0] == f"{path}:105:1: error[E006]: unknown keyword 'rul'"
+    assert lines[0] == f"{path}:107:1: error[E006]: unknown keyword 'rul'"
     assert lines[2].endswith("| ^~~") and lines[3] == "hint: did you mean 'rule'?"
 
 

@@ -359,6 +359,21 @@ def sell_all_buildings(game, seat) -> None:
             _sell_group(game, seat, group)
 
 
+def means(game, seat) -> int:
+    """Cash plus what selling every building and mortgaging every lot would bring."""
+    st, rb = game.state, game.rulebook
+    total = st.cash[seat]
+    per_hotel = game.settings.houses_per_hotel
+    for q in rb.properties:
+        if st.owner[q] == seat:
+            sp = rb.spaces[q]
+            total += sale_value(game, st.houses[q] * sp.house_cost
+                                + st.hotels[q] * (sp.hotel_cost + per_hotel * sp.house_cost))
+            if not st.mortgaged[q]:
+                total += sp.mortgage
+    return total
+
+
 def can_raise(game, seat) -> bool:
     """Whether the player still has a building to sell or a lot to mortgage."""
     st = game.state
@@ -423,7 +438,7 @@ def take_mortgaged(game, seat, pos) -> None:
 def run_auction(game, lot: Lot, min_bid: int, bidders=None):
     """An open ascending auction: (winner, price), or (None, 0) if nobody bids."""
     st = game.state
-    cash_only = True  # the seeds all pay auctions in cash
+    cash_only = game.settings.auction_cash_only
     active = list(game.bidders() if bidders is None else bidders)
     high, leader = min_bid - 1, None
     if game._log:
@@ -440,8 +455,12 @@ def run_auction(game, lot: Lot, min_bid: int, bidders=None):
                 continue
             if not isinstance(bid, int) or bid < min_bid:
                 raise IllegalAction("auction", f"a bid must be a whole amount of at least {min_bid}")
-            if cash_only and bid > st.cash[seat]:
-                raise IllegalAction("auction", "a bid must be paid in cash")
+            if bid > (st.cash[seat] if cash_only else means(game, seat)):
+                raise IllegalAction(
+                    "auction",
+                    "a bid must be paid in cash" if cash_only
+                    else "a bid cannot exceed what the player could raise",
+                )
             high, leader = bid, seat
             still.append(seat)
             if game._log:

@@ -371,8 +371,7 @@ class Game:
     def auction(self, pos: int) -> None:
         """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price."""
         winner, price = act.run_auction(self, act.Lot("deed", pos), self.settings.auction_min_bid)
-        if winner is not None:
-            self.transfer(winner, self.state.bank, price, "auction")
+        if winner is not None and self.charge(winner, self.state.bank, price, "auction"):
             self.give_deed(pos, winner)
 
     def rent_due(self, pos: int, ctx: RentContext | None = None) -> int:

@@ -40,7 +40,7 @@ SETTINGS: dict[str, SettingSpec] = {
            choices=("highest_roll", "first_seat")),
         _s("auction_min_bid", "money", 1, "the lowest opening bid of an auction", 0),
         _s("auction_cash_only", "flag", False,
-           "bids are paid in cash only: no mortgaging or selling to pay a bid"),
+           "bids are paid in cash in hand; otherwise a bidder may raise funds to pay"),
         _s("rent_claim_window", "count", 2,
            "rent is lost if not claimed before this many following players roll", 1, 12),
         _s("full_group_rent", "percent", 100,
