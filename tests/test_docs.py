@@ -19,7 +19,7 @@ from rulelang.engine.settings import SETTINGS
 from rulelang.parse import parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```rules[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
