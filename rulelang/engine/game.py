@@ -334,24 +334,8 @@ class Game:
         self.offer(seat, self.state.position[seat], False)
 
     def rent_here(self, seat: int, ctx: RentContext | None = None) -> None:
-        """`pay rent` on the space the player stands on (the hot path of every game)."""
-        st = self.state
-        pos = st.position[seat]
-        owner = st.owner[pos]
-        if owner < 0 or owner == seat or owner != self._landed_owner:
-            return
-        if not self.agents[owner].attentive:
-            if self._log:
-                self.emit("rent_unclaimed", player=seat, owner=owner)
-            return
-        rent = self.rent_due(pos, ctx)
-        if rent:
-            cash = st.cash
-            if cash[seat] >= rent and not self._log:
-                cash[seat] -= rent
-                cash[owner] += rent
-            else:
-                self.charge(seat, owner, rent, "rent")
+        """`pay rent` on the space the player stands on."""
+        self.pay_rent(seat, self.state.position[seat], ctx)
 
     def give_deed(self, pos: int, seat: int) -> None:
         self.state.owner[pos] = seat
@@ -417,8 +401,9 @@ class Game:
         return True
 
     def pay_rent(self, seat: int, pos: int, ctx: RentContext | None, factor: int = 1) -> None:
-        """The owner of the space claims its rent from the player."""
-        owner = self.state.owner[pos]
+        """The owner of the space on landing claims its rent (the hot path of every game)."""
+        st = self.state
+        owner = st.owner[pos]
         if owner < 0 or owner == seat or owner != self._landed_owner:
             return
         if not self.agents[owner].attentive:
@@ -427,7 +412,12 @@ class Game:
             return
         rent = self.rent_due(pos, ctx) * factor
         if rent:
-            self.charge(seat, owner, rent, "rent")
+            cash = st.cash
+            if cash[seat] >= rent and not self._log:
+                cash[seat] -= rent
+                cash[owner] += rent
+            else:
+                self.charge(seat, owner, rent, "rent")
 
     def pay_choice(self, seat: int, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
