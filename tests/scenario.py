@@ -8,10 +8,15 @@ Money the setup moves is balanced against the bank, so conservation still holds.
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 
+import attrs
+import pytest
+
 import rulelang
+from rulelang.engine.actions import IllegalAction, apply
 from rulelang.engine.agents import Agent
 from rulelang.engine.game import Game
 
@@ -173,3 +178,19 @@ def scenario(
 def total_money(game: Game) -> int:
     """Every account added up: players and the bank (0 by construction)."""
     return sum(game.state.cash)
+
+
+def snapshot(game: Game) -> dict:
+    """A deep copy of the whole state, to compare before and after a refused answer."""
+    return copy.deepcopy(attrs.asdict(game.state))
+
+
+def refused(game: Game, seat: int, action, rule: str) -> IllegalAction:
+    """The action raises IllegalAction naming `rule`, and changes nothing at all."""
+    before, version = snapshot(game), game.version
+    with pytest.raises(IllegalAction) as err:
+        apply(game, seat, action)
+    assert err.value.rule == rule, err.value
+    assert snapshot(game) == before and game.version == version
+    assert total_money(game) == 0
+    return err.value

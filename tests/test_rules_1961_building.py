@@ -1,12 +1,9 @@
 """Scenario tests of the 1961 regular game: houses, hotels, the bank's supply, selling back."""
 
-import copy
 
-import attrs
-import pytest
 
-from rulelang.engine.actions import Build, IllegalAction, Lot, Sell, SellAll, apply
-from scenario import Scripted, rulebook, scenario, total_money
+from rulelang.engine.actions import Build, Lot, Sell, SellAll, apply
+from scenario import Scripted, refused, rulebook, scenario, total_money
 
 RB = rulebook()
 PARK, BOARD = RB.space("Park Place").index, RB.space("Boardwalk").index
@@ -17,19 +14,7 @@ DARK_BLUE = {"Park Place": 0, "Boardwalk": 0}
 LIGHT_BLUE = {"Oriental Avenue": 0, "Vermont Avenue": 0, "Connecticut Avenue": 0}
 
 
-def snapshot(game):
-    return copy.deepcopy(attrs.asdict(game.state))
 
-
-def refused(game, seat, action, rule):
-    """The action raises IllegalAction naming `rule`, and the state is left as it was."""
-    before = snapshot(game)
-    with pytest.raises(IllegalAction) as err:
-        apply(game, seat, action)
-    assert err.value.rule == rule, err.value
-    assert snapshot(game) == before
-    assert total_money(game) == 0
-    return err.value
 
 
 def test_bank_starts_with_32_houses_and_12_hotels():

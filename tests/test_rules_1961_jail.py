@@ -1,12 +1,10 @@
 """Scenario tests of the 1961 regular game: in jail and out of it."""
 
-import copy
 
-import attrs
 import pytest
 
 from rulelang.engine.actions import Build, IllegalAction, Trade, apply
-from scenario import Scripted, rulebook, scenario, total_money
+from scenario import Scripted, rulebook, scenario, snapshot, total_money
 
 RB = rulebook()
 
@@ -14,9 +12,6 @@ RB = rulebook()
 def P(name: str) -> int:
     return RB.space(name).index
 
-
-def snapshot(game):
-    return copy.deepcopy(attrs.asdict(game.state))
 
 
 def test_doubles_free_the_prisoner_who_moves_by_that_roll_without_rolling_again():

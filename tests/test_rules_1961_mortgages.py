@@ -1,12 +1,9 @@
 """Scenario tests of the 1961 regular game: mortgages, lifting them, and the 10% interest."""
 
-import copy
 
-import attrs
-import pytest
 
-from rulelang.engine.actions import IllegalAction, Lift, Mortgage, SellAll, Trade, apply
-from scenario import Scripted, rulebook, scenario, total_money
+from rulelang.engine.actions import Lift, Mortgage, SellAll, Trade, apply
+from scenario import Scripted, refused, rulebook, scenario, total_money
 
 RB = rulebook()
 BOARD = RB.space("Boardwalk").index
@@ -14,17 +11,7 @@ ELECTRIC = RB.space("Electric Company").index
 READING = RB.space("Reading Railroad").index
 
 
-def snapshot(game):
-    return copy.deepcopy(attrs.asdict(game.state))
 
-
-def refused(game, seat, action, rule):
-    before = snapshot(game)
-    with pytest.raises(IllegalAction) as err:
-        apply(game, seat, action)
-    assert err.value.rule == rule, err.value
-    assert snapshot(game) == before
-    assert total_money(game) == 0
 
 
 def test_mortgage_lends_the_printed_value():

@@ -1,12 +1,9 @@
 """Scenario tests of the 1961 regular game: private sales between players, and no loans."""
 
-import copy
 
-import attrs
-import pytest
 
-from rulelang.engine.actions import IllegalAction, Trade, apply
-from scenario import Scripted, rulebook, scenario, total_money
+from rulelang.engine.actions import Trade, apply
+from scenario import Scripted, refused, rulebook, scenario, snapshot, total_money
 
 RB = rulebook()
 MED, BALTIC = RB.space("Mediterranean Avenue").index, RB.space("Baltic Avenue").index
@@ -15,18 +12,7 @@ READING = RB.space("Reading Railroad").index
 WATER = RB.space("Water Works").index
 
 
-def snapshot(game):
-    return copy.deepcopy(attrs.asdict(game.state))
 
-
-def refused(game, seat, action, rule):
-    before = snapshot(game)
-    version = game.version
-    with pytest.raises(IllegalAction) as err:
-        apply(game, seat, action)
-    assert err.value.rule == rule, err.value
-    assert snapshot(game) == before and game.version == version
-    assert total_money(game) == 0
 
 
 def agents(accept=True):

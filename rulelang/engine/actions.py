@@ -185,7 +185,7 @@ def check_lift(game, seat, pos) -> int:
 
 
 def check_trade(game, seat, t: Trade) -> None:
-    st, s, rb = game.state, game.settings, game.rulebook
+    st, s = game.state, game.settings
     if not s.trading:
         raise IllegalAction("selling", "trading is not allowed by this rulebook")
     p = t.partner
@@ -270,7 +270,7 @@ def apply(game, seat, action) -> None:
 
 
 def _build(game, seat, pos, kind) -> None:
-    st, s = game.state, game.settings
+    st = game.state
     game.build_version += 1
     sp = game.rulebook.spaces[pos]
     game.rule = "houses" if kind == "house" else "hotels"
@@ -334,22 +334,17 @@ def _can_build_kind(game, seat, pos, kind) -> bool:
 
 
 def _sell_group(game, seat, group) -> None:
-    st, s, rb = game.state, game.settings, game.rulebook
+    st, rb = game.state, game.rulebook
     game.rule = "selling"
     game.build_version += 1
     if game._log:
         game.emit("sell_group", player=seat, group=rb.group_names[group])
     total = 0
     for q in rb.groups[group]:
-        sp = rb.spaces[q]
-        if st.hotels[q]:
-            total += sale_value(game, sp.hotel_cost + s.houses_per_hotel * sp.house_cost)
-            st.bank_hotels += st.hotels[q]
-            st.hotels[q] = 0
-        if st.houses[q]:
-            total += sale_value(game, st.houses[q] * sp.house_cost)
-            st.bank_houses += st.houses[q]
-            st.houses[q] = 0
+        total += sale_value(game, game.buildings_paid(q))
+        st.bank_hotels += st.hotels[q]
+        st.bank_houses += st.houses[q]
+        st.hotels[q] = st.houses[q] = 0
     game.transfer(st.bank, seat, total, "building sale")
 
 
@@ -363,14 +358,11 @@ def means(game, seat) -> int:
     """Cash plus what selling every building and mortgaging every lot would bring."""
     st, rb = game.state, game.rulebook
     total = st.cash[seat]
-    per_hotel = game.settings.houses_per_hotel
     for q in rb.properties:
         if st.owner[q] == seat:
-            sp = rb.spaces[q]
-            total += sale_value(game, st.houses[q] * sp.house_cost
-                                + st.hotels[q] * (sp.hotel_cost + per_hotel * sp.house_cost))
+            total += sale_value(game, game.buildings_paid(q))
             if not st.mortgaged[q]:
-                total += sp.mortgage
+                total += rb.spaces[q].mortgage
     return total
 
 

@@ -161,7 +161,7 @@ class DefaultAgent(Agent):
         return self._full
 
     def manage(self, game, seat):
-        st, rb = game.state, game.rulebook
+        st = game.state
         cash = st.cash[seat]
         if cash < self.reserve:
             return None

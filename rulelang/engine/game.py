@@ -178,16 +178,20 @@ class Game:
                 return
             act.apply(self, seat, action)
 
+    def buildings_paid(self, pos: int) -> int:
+        """What the lot's buildings cost: a hotel counts the houses turned in for it."""
+        st, sp = self.state, self.rulebook.spaces[pos]
+        per_hotel = self.settings.houses_per_hotel
+        return (st.houses[pos] * sp.house_cost
+                + st.hotels[pos] * (sp.hotel_cost + per_hotel * sp.house_cost))
+
     def worth(self, seat: int) -> int:
         """Total worth for the income tax: cash, printed prices (mortgaged or not), buildings."""
         st, rb = self.state, self.rulebook
         total = st.cash[seat]
-        per_hotel = rb.settings.houses_per_hotel
         for pos in rb.properties:
             if st.owner[pos] == seat:
-                sp = rb.spaces[pos]
-                total += sp.price + st.houses[pos] * sp.house_cost
-                total += st.hotels[pos] * (sp.hotel_cost + per_hotel * sp.house_cost)
+                total += rb.spaces[pos].price + self.buildings_paid(pos)
         return total
 
     def net_worth(self, seat: int) -> int:
