@@ -41,6 +41,8 @@ CODES: dict[str, str] = {
     "E012": "name not in double quotes",
     "E013": "`cite` not on the first line of a rule",
     "E014": "rule name is not one word",
+    "E015": "block without indented lines",
+    "E016": "value where a name was expected",
     "E101": "unknown setting",
     "E102": "unknown space kind",
     "E103": "unknown kind of space",

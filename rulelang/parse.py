@@ -18,6 +18,7 @@ from lark.indenter import Indenter
 
 from rulelang import ast, parse_errors
 from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
+from rulelang.recover import recover, without_comment
 
 __all__ = ["parse_text", "parse_file", "read_source"]
 
@@ -125,14 +126,39 @@ def parse_file(path: str) -> ast.File:
 
 
 def parse_text(text: str, path: str) -> ast.File:
-    """Parse the text of one rules file; `path` is recorded in every span."""
+    """Parse the text of one rules file; `path` is recorded in every span.
+
+    A syntax error raises RuleError(s) listing every syntax error `recover` can find.
+    """
     text = _normalize(text)
+    try:
+        tree = _parse(text, path)
+    except RuleError as e:
+        errors = recover(text, e.diagnostic, lambda chunk: _build(_parse(chunk, path), path)[1])
+        if len(errors) == 1:
+            raise e from None
+        raise RuleErrors(errors) from None
+    result, errors = _build(tree, path)
+    if len(errors) == 1:
+        d = errors[0]
+        raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
+    if errors:
+        raise RuleErrors(errors)
+    return result
+
+
+def _parse(text: str, path: str):
+    """The Lark tree of a normalised text; a syntax error becomes a RuleError."""
     parser = _get_parser()
     _indenter.path = path
     try:
-        tree = parser.parse(text)
+        return parser.parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, path, parser) from None
+
+
+def _build(tree, path: str) -> tuple[ast.File, list]:
+    """The AST of a tree, and the typed errors found while building it."""
     builder = _Builder(path)
     try:
         result = builder.transform(tree)
@@ -140,12 +166,7 @@ def parse_text(text: str, path: str) -> ast.File:
         if isinstance(e.orig_exc, (RuleError, RuleErrors)):
             raise e.orig_exc from None
         raise e.orig_exc from e  # a bug in the builder, not a user mistake
-    if len(builder.errors) == 1:
-        d = builder.errors[0]
-        raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
-    if builder.errors:
-        raise RuleErrors(builder.errors)
-    return result
+    return result, builder.errors
 
 
 def _normalize(text: str) -> str:
@@ -213,7 +234,8 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
             text[e.pos_in_stream], span, line_text[e.column - 1:], expected)
     token = getattr(e, "token", None)
     if not isinstance(e, UnexpectedToken) or token is None or token.type == "$END":
-        return parse_errors.unexpected_eof(_end_of_file(text, path), expected)
+        return parse_errors.unexpected_eof(_end_of_file(text, path), expected,
+                                           _opener(text, len(text.splitlines()) + 1))
     if token.type == "_NL":
         span = ast.Span(path, token.line, token.column, token.line, token.column + 1)
     elif token.type in ("_INDENT", "_DEDENT"):
@@ -225,7 +247,18 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
         label = _example_label(e, parser)
     finally:
         _indenter.path = path  # the examples were parsed with the same indenter
-    return parse_errors.unexpected_token(token.type, str(token), span, expected, label)
+    return parse_errors.unexpected_token(token.type, str(token), span, expected, label,
+                                         _opener(text, span.line))
+
+
+def _opener(text: str, line: int) -> tuple[int, str] | None:
+    """The last non-blank line before `line` (1-based) if it opens a block: (number, text)."""
+    lines = text.splitlines()
+    for i in range(min(line, len(lines) + 1) - 2, -1, -1):
+        stripped = without_comment(lines[i]).strip()
+        if stripped:
+            return (i + 1, stripped) if stripped.endswith(":") else None
+    return None
 
 
 def _expected(e: UnexpectedInput) -> list[str]:
@@ -314,12 +347,18 @@ class _Builder(Transformer):
                         self._tspan(tok), hint=f"write '{form.format(n=abs(number))}'")
         return number
 
-    def _int(self, tok: Token) -> int:
-        """The number in `3`, `$-5`, `10%` or `x2`; E202 past _MAX_DIGITS digits."""
+    def _int(self, tok: Token, negative_hint: str | None = None) -> int:
+        """The number in `3`, `$-5`, `10%` or `x2`; E202 past _MAX_DIGITS digits, E204 for `-3`."""
         digits = tok.value.strip("$%x")
         if len(digits.lstrip("-")) > _MAX_DIGITS:
             self._error("E202", f"the number {tok.value[:_MAX_DIGITS + 2]}... is too large",
                         self._tspan(tok), hint=f"numbers have at most {_MAX_DIGITS} digits")
+            return 0
+        if tok.type == "INT" and digits.startswith("-"):
+            # A negative amount of money is left to the checker (E204 too), which can tell
+            # pay from collect; a count is never negative anywhere.
+            self._error("E204", f"counts are never negative, found {tok.value}",
+                        self._tspan(tok), hint=negative_hint or f"write {digits[1:]}")
             return 0
         return int(digits)
 
@@ -587,6 +626,9 @@ class _Builder(Transformer):
         return ast.MoveBy(-self._count(ch[0], "the number of spaces"), self._span(meta))
 
     def move(self, meta, ch):
+        if ch[0].type == "INT" and ch[0].value.startswith("-"):
+            self._int(ch[0], f"to go backwards, write 'move back {ch[0].value[1:]}'")
+            return ast.MoveBy(0, self._span(meta))
         return ast.MoveBy(self._count(ch[0], "the number of spaces"), self._span(meta))
 
     def draw(self, meta, ch):

@@ -33,6 +33,9 @@ _FOUND = {
     "$END": "the end of the file",
 }
 _MAX_LISTED = 10
+# Values found where a name (of a rule, setting, option, kind) was expected.
+_VALUES = {"STRING": "the quoted text", "INT": "the number", "MONEY": "the amount",
+           "PERCENT": "the percentage", "MULT": "the multiplier"}
 
 # Labels of parse.py's match_examples: (code, message, hint); {found} is the found token.
 LABELS = {
@@ -88,14 +91,28 @@ def unexpected_character(char: str, span: Span, rest_of_line: str,
     return RuleError("E001", f"unexpected character '{shown}'", span, hint=hint)
 
 
+Opener = "tuple[int, str] | None"  # (line, text) of the line ending in ':' just above
+
+
 def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
-                     label: str | None) -> RuleError:
+                     label: str | None, opener: Opener = None) -> RuleError:
     """A token the grammar does not allow here; `label` names a matched example, if any."""
     found = _found(kind, value)
     if label in LABELS:
         code, message, hint = LABELS[label]
         return RuleError(code, message.format(found=found), span, hint=hint)
     names = {n for n, _ in expected}
+    if names == {"_INDENT"} and opener is not None:
+        return RuleError("E015", f"expected the indented lines of the block opened by "
+                         f"'{opener[1]}', found {found}", span,
+                         hint="indent the lines of a block under its header, by the same "
+                         "amount each", notes=[_opened_here(opener, span)])
+    if names == {"NAME"} and kind in _VALUES:
+        bare = value[1:-1] if kind == "STRING" else value
+        hint = f"write {bare} without quotes" if kind == "STRING" and bare.isidentifier() \
+            else "a name is one word of letters, digits and '_', starting with a letter"
+        return RuleError("E016", f"expected a name, found {_VALUES[kind]} {found}", span,
+                         hint=hint)
     keywords = [lit for _, lit in expected if lit is not None and lit.isidentifier()]
     is_word = value.isidentifier() and kind not in _FOUND
     if is_word and "STRING" in names:
@@ -117,7 +134,12 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
     return RuleError("E002", f"expected {_describe(expected)}, found {found}", span)
 
 
-def unexpected_eof(span: Span, expected: Expected) -> RuleError:
+def _opened_here(opener, span: Span) -> tuple[str, Span]:
+    line, text = opener
+    return "the block is opened here", Span(span.file, line, 1, line, len(text) + 1)
+
+
+def unexpected_eof(span: Span, expected: Expected, opener: Opener = None) -> RuleError:
     """The file ended in the middle of something."""
     names = {n for n, _ in expected}
     if "rulebook" in {lit for _, lit in expected}:
@@ -126,5 +148,9 @@ def unexpected_eof(span: Span, expected: Expected) -> RuleError:
     hint = None
     if "_INDENT" in names:
         hint = "a line ending in ':' must be followed by indented lines"
+        if opener is not None:
+            return RuleError("E003", f"the file ends right after '{opener[1]}', before the "
+                             "block has any indented line", span, hint=hint,
+                             notes=[_opened_here(opener, span)])
     return RuleError("E003", f"unexpected end of file, expected {_describe(expected)}", span,
                      hint=hint)
