@@ -15,6 +15,7 @@ import attrs
 
 from rulelang import ast
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
+from rulelang.check_flow import Flow
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.engine.settings import SETTINGS
 from rulelang.resolve import did_you_mean, load_chain, merge
@@ -33,6 +34,30 @@ _UNITS = {
     "choice": (ast.Word, "a choice"),
 }
 _FORMS = {"money": "${}", "count": "{}", "percent": "{}%"}
+_DECK_SIZES = (10, 32)  # cards in an ordinary deck: the editions have 16 or a few more
+# Settings that contradict each other: (names, test on their values, message).
+_CONSISTENT = (
+    (("houses_per_hotel", "max_houses"), lambda per, most: per > most,
+     "the setting 'houses_per_hotel' ({0}) is more than 'max_houses' ({1}): no lot could "
+     "ever get a hotel"),
+    (("hotels", "houses"), lambda hotels, houses: hotels > 0 and houses == 0,
+     "the bank has {0} hotels but no houses ({1}): a hotel is built on houses, so none could "
+     "ever be built"),
+    (("auction_min_bid", "starting_cash"), lambda bid, cash: bid > cash,
+     "the lowest bid, ${0}, is more than the starting cash, ${1}: no one could bid at the "
+     "first auctions"),
+)
+# Every kind of name a rule can refer to: its code when unknown, and how the message says it.
+# A new construct that names things (tokens, parameters ...) adds a row and a `names` entry
+# in _Checker.__init__, and gets "unknown ..." with "did you mean" like every other name.
+NAME_KINDS: dict[str, tuple[str, str]] = {
+    "setting": ("E101", "unknown setting '{}'"),
+    "kind": ("E103", "unknown kind of space '{}'"),
+    "space": ("E104", "unknown space '{}'"),
+    "deck": ("E105", "unknown deck '{}'"),
+    "face": ("E106", "no die has a face named '{}'"),
+    "option": ("E107", "unknown option '{}'"),
+}
 _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the percentage",
                 ast.Flag: "the flag", ast.Range: "the range", ast.Word: "the word",
                 ast.Text: "the text"}
@@ -64,7 +89,8 @@ def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | No
                 seen.add(_identity(d))
                 note = (f"found with option '{name}' switched on", None)
                 diags.append(attrs.evolve(d, notes=d.notes + (note,)))
-    return (None if errors else program), _sorted(program, diags)
+    failed = any(d.is_error for d in errors)
+    return (None if failed else program), _sorted(program, diags)
 
 
 def _identity(d: Diagnostic) -> tuple:
@@ -111,9 +137,24 @@ class _Checker:
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
 
+        self.names: dict[str, Iterable[str]] = {
+            "setting": SETTINGS, "kind": TARGET_KINDS, "space": self.by_name,
+            "deck": self.deck_names, "face": self.faces,
+            "option": {n.name for n in program.declared_options},
+        }
+
     def error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
               notes=()) -> None:
         self.diags.append(diagnostic(code, message, span, hint, notes))
+
+    def known(self, kind: str, name: str, span: ast.Span, hint: str | None = None) -> bool:
+        """Whether `name` is a known name of `kind`; if not, report it with a suggestion."""
+        names = self.names[kind]
+        if name in names:
+            return True
+        code, message = NAME_KINDS[kind]
+        self.error(code, message.format(name), span, hint=did_you_mean(name, names) or hint)
+        return False
 
     def run(self) -> None:
         self.settings()
@@ -123,6 +164,7 @@ class _Checker:
         self.decks()
         self.rules()
         self.whole()
+        Flow(self.program, self.values["jail_fine"][0], self.error).run()
 
     # ------------------------------------------------------------ settings
 
@@ -131,11 +173,9 @@ class _Checker:
         first_in_file: dict[tuple[str, str], ast.Set] = {}
         for item in sets + list(self.program.settings):
             name = item.name.name
-            spec = SETTINGS.get(name)
-            if spec is None:
-                self.error("E101", f"unknown setting '{name}'", item.name.span,
-                           hint=did_you_mean(name, SETTINGS))
+            if not self.known("setting", name, item.name.span):
                 continue
+            spec = SETTINGS[name]
             key = (name, item.span.file)
             if key in first_in_file:
                 self.error("W102", f"the setting '{name}' is set twice in this file; the "
@@ -190,14 +230,14 @@ class _Checker:
         return numbers if spec.type == "range" else numbers[0]
 
     def consistency(self) -> None:
-        (per_hotel, a), (most, b) = self.values["houses_per_hotel"], self.values["max_houses"]
-        if per_hotel > most:
-            where = a or b
-            notes = [(f"'{n.name.name}' is set here", n.span) for n in (a, b)
-                     if n is not None and n is not where]
-            self.error("E301", f"the setting 'houses_per_hotel' ({per_hotel}) is more than "
-                       f"'max_houses' ({most}): no lot could ever get a hotel", where.span,
-                       notes=notes)
+        for names, broken, why in _CONSISTENT:
+            values = [self.values[n] for n in names]
+            if not broken(*(v for v, _ in values)):
+                continue
+            where = next((item for _, item in values if item is not None), None)
+            notes = [(f"'{item.name.name}' is set here", item.span) for _, item in values
+                     if item is not None and item is not where]
+            self.error("E301", why.format(*(v for v, _ in values)), where.span, notes=notes)
 
     # ------------------------------------------------------------ decks and rules
 
@@ -210,6 +250,11 @@ class _Checker:
                 self.error("E113", f"duplicate deck '{name}'", deck.name.span,
                            notes=[("the first is here", decks[name].name.span)])
             decks.setdefault(name, deck)
+            if not _DECK_SIZES[0] <= len(deck.cards) <= _DECK_SIZES[1]:
+                self.error("W108", f"deck '{name}' has {len(deck.cards)} "
+                           f"card{'s' * (len(deck.cards) != 1)}; decks usually have "
+                           f"{_DECK_SIZES[0]} to {_DECK_SIZES[1]} (16 in the classic game)",
+                           deck.name.span, hint="check that no card is missing or repeated")
             for card in deck.cards:
                 cid = card.id.value
                 if cid in cards:
@@ -222,8 +267,6 @@ class _Checker:
 
     def rules(self) -> None:
         first: dict[str, ast.Rule] = {}
-        events: dict[tuple, ast.When] = {}
-        owner_of: dict[int, ast.Rule] = {}
         for rule in self.program.rules:
             name = rule.name.name
             if name in first:
@@ -239,16 +282,6 @@ class _Checker:
             for stmt in rule.body:
                 if isinstance(stmt, ast.When):
                     self.when(stmt)
-                    key = (stmt.event, stmt.conditions)
-                    other = owner_of[id(events[key])] if key in events else rule
-                    if other.name.name != name:  # same name: E110 already says it
-                        self.error("W103", f"rules '{other.name.name}' and '{name}' both act "
-                                   "on this event, in no stated order", stmt.event.span,
-                                   hint=f"use 'replace rule {other.name.name}:' or "
-                                   f"'after {other.name.name} rule {name}:'",
-                                   notes=[(f"'{other.name.name}' acts here", events[key].span)])
-                    events.setdefault(key, stmt)
-                    owner_of.setdefault(id(stmt), rule)
 
     def when(self, when: ast.When) -> None:
         event = when.event
@@ -261,18 +294,13 @@ class _Checker:
             if len(self.program.dice) == 1:
                 self.error("W104", "this rule can never fire: doubles need two dice",
                            event.span)
-        elif isinstance(event, ast.DieShows) and event.face.value not in self.faces:
-            hint = did_you_mean(event.face.value, self.faces) or (
+        elif isinstance(event, ast.DieShows):
+            self.known("face", event.face.value, event.face.span, hint=(
                 'name a face on a die: die "white" faces 1..6, face 1 named "..."'
-                if not self.faces else f"named faces: {join(sorted(self.faces))}")
-            self.error("E106", f"no die has a face named '{event.face.value}'",
-                       event.face.span, hint=hint)
+                if not self.faces else f"named faces: {join(sorted(self.faces))}"))
         for cond in when.conditions:
             if cond.subject == "option":
-                declared = {n.name for n in self.program.declared_options}
-                if cond.name.name not in declared:
-                    self.error("E107", f"unknown option '{cond.name.name}'", cond.name.span,
-                               hint=did_you_mean(cond.name.name, declared))
+                self.known("option", cond.name.name, cond.name.span)
             elif cond.subject == "owner" and not self.on_property(event):
                 self.error("E304", "the condition on 'the owner' needs an event on a property",
                            cond.span,
@@ -285,10 +313,9 @@ class _Checker:
             self.space_name(target.name)
             return
         kind = target.kind.name
-        if kind not in TARGET_KINDS:
-            self.error("E103", f"unknown kind of space '{kind}'", target.kind.span,
-                       hint=did_you_mean(kind, TARGET_KINDS) or f"kinds: {join(TARGET_KINDS)}")
-        elif target.owner is not None and kind not in _OWNABLE:
+        if not self.known("kind", kind, target.kind.span, hint=f"kinds: {join(TARGET_KINDS)}"):
+            return
+        if target.owner is not None and kind not in _OWNABLE:
             self.error("E305", f"a '{kind}' space has no owner", target.span,
                        hint="only properties (streets, railroads, utilities) are owned")
         elif self.spaces and not self.has_kind(kind):
@@ -304,10 +331,8 @@ class _Checker:
         if not self.spaces:
             return  # E404 already says there is no board
         found = self.by_name.get(name.value, [])
-        if not found:
-            self.error("E104", f"unknown space '{name.value}'", name.span,
-                       hint=did_you_mean(name.value, self.by_name))
-        elif unique and len(found) > 1:
+        if self.known("space", name.value, name.span) and unique \
+                and len(found) > 1:
             self.error("E109", f"the name '{name.value}' is shared by {len(found)} spaces: "
                        "which one?", name.span,
                        hint="rename one of them, or advance to the nearest kind",
@@ -331,17 +356,14 @@ class _Checker:
                 self.space_name(effect.space, unique=True)
             elif isinstance(effect, ast.AdvanceToNearest):
                 kind = effect.kind.name
-                if kind not in TARGET_KINDS:
-                    self.error("E103", f"unknown kind of space '{kind}'", effect.kind.span,
-                               hint=did_you_mean(kind, TARGET_KINDS))
-                elif self.spaces and not self.has_kind(kind):
+                if self.known("kind", kind, effect.kind.span) and self.spaces \
+                        and not self.has_kind(kind):
                     self.error("E413", f"there is no nearest {kind}: the board has none",
                                effect.kind.span)
                 if effect.rent_factor < 1 or (effect.dice_multiplier or 1) < 1:
                     self.error("E202", "a rent multiplier is at least x1", effect.span)
-            elif isinstance(effect, ast.Draw) and effect.deck.value not in self.deck_names:
-                self.error("E105", f"unknown deck '{effect.deck.value}'", effect.deck.span,
-                           hint=did_you_mean(effect.deck.value, self.deck_names))
+            elif isinstance(effect, ast.Draw):
+                self.known("deck", effect.deck.value, effect.deck.span)
             elif isinstance(effect, ast.KeepJailCard) and event is not None:
                 self.error("E302", "only a card can say 'keep to leave jail free'",
                            effect.span, hint="put it on a card of a deck")

@@ -16,6 +16,7 @@ __all__ = ["SPACE_KINDS", "PROPERTY_KINDS", "Equipment", "head_span", "join"]
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail",
                "plain")
 PROPERTY_KINDS = ("street", "railroad", "utility")
+MAX_OUTCOMES = 100_000  # rolls of all the dice together; the engine tables each one
 
 
 def join(words: Iterable[str]) -> str:
@@ -97,6 +98,22 @@ class Equipment:
             self.not_applicable(space, ("house_cost", "hotel_cost", "multipliers"))
         else:
             self.not_applicable(space, ("house_cost", "hotel_cost", "rents"))
+        self.rising(space)
+
+    def rising(self, space: ast.SpaceDecl) -> None:
+        """Rents rise with buildings (streets) or with the lots of the group held."""
+        listed = space.rents or space.multipliers
+        values = [getattr(v, "amount", getattr(v, "value", 0)) for v in listed]
+        for i in range(1, len(values)):
+            if values[i] < values[i - 1]:
+                steps = "as buildings rise" if space.kind.name == "street" else \
+                    "as its owner holds more of the group"
+                shown = [f"${v}" for v in values] if space.rents else [f"x{v}" for v in values]
+                self.error("W107", f"the rent of '{space.name.value}' falls {steps}: "
+                           f"{shown[i - 1]} then {shown[i]}", listed[i].span,
+                           hint="list the rents from the lowest (unimproved) to the highest "
+                           "(hotel)" if space.kind.name == "street" else None)
+                return
 
     def not_applicable(self, space: ast.SpaceDecl, fields: tuple[str, ...]) -> None:
         for field in fields:
@@ -149,6 +166,7 @@ class Equipment:
             self.error("E405", "this rulebook has no dice", self.title.span,
                        hint='declare them, e.g. die "first" faces 1..6')
         seen: dict[str, ast.Die] = {}
+        outcomes = 1
         for die in self.dice_list:
             name = die.name.value
             if name in seen:
@@ -160,6 +178,7 @@ class Equipment:
                 self.error("E208", f"die '{name}' lists face {repeated[0]} more than once",
                            die.span)
             named: set[int] = set()
+            outcomes *= max(1, len(die.faces))
             for face, text in die.face_names:
                 if face not in die.faces:
                     self.error("E207", f"die '{name}' has no face {face} to name", text.span,
@@ -167,6 +186,11 @@ class Equipment:
                 elif face in named:
                     self.error("E208", f"face {face} of die '{name}' is named twice", text.span)
                 named.add(face)
+        if outcomes > MAX_OUTCOMES:
+            first = self.dice_list[0].span
+            self.error("E208", f"the dice together have {outcomes:,} outcomes; the engine "
+                       f"tables every outcome, at most {MAX_OUTCOMES:,}", first,
+                       hint="use fewer dice or fewer faces")
 
 
 def head_span(node) -> ast.Span:

@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "E303": "effect needs a property",
     "E304": "owner condition without an owner",
     "E305": "ownership of a space that cannot be owned",
+    "E306": "money paid to no one",
     "E401": "cannot read rules file",
     "E402": "cyclic `extends`",
     "E403": "override of a rule that does not exist",
@@ -86,12 +87,18 @@ CODES: dict[str, str] = {
     "E413": "no space of the kind `nearest` looks for",
     "E414": "attribute that does not apply to the kind",
     "E415": "more than one board in a file",
+    "E416": "game that can never end",
+    "E417": "chain of triggered effects that never ends",
     "W101": "rule without a cite",
     "W102": "setting set twice in one file",
     "W103": "rules that act on the same event in no stated order",
     "W104": "rule that can never fire",
     "W105": "deck never drawn from",
     "W106": "`nothing` next to other effects",
+    "W107": "rent that falls as buildings rise",
+    "W108": "deck of an unusual size",
+    "W109": "override that changes nothing",
+    "W110": "effect that never happens",
 }
 
 

@@ -24,8 +24,6 @@ from rulelang.parse import parse_file
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "did_you_mean"]
 
-_NO_SPAN_LINE = 0
-
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """`did you mean 'x'?` for the closest candidate, or None.
@@ -50,7 +48,8 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
 
 def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
     """The effective rulebook of `path` with the named options switched on."""
-    program, errors = resolve_with_errors(path, options)
+    program, diagnostics = resolve_with_errors(path, options)
+    errors = [d for d in diagnostics if d.is_error]
     if errors:
         raise RuleErrors(errors)
     return program
@@ -61,7 +60,8 @@ def resolve_with_errors(path: str, options: Iterable[str] = ()) -> tuple[ast.Pro
     """Like `resolve`, but the mistakes it can step over come back as diagnostics.
 
     An override or a rename that targets nothing, an unknown option and a second board are
-    skipped, so the checker can still look at the rest; an unreadable, unparsable or
+    skipped, so the checker can still look at the rest (warnings about overrides that change
+    nothing come back too); an unreadable, unparsable or
     cyclic chain of files still raises RuleError(s).
     """
     return merge(load_chain(str(path)), options)
@@ -79,7 +79,7 @@ def merge(chain: list[ast.File], options: Iterable[str] = ()) -> tuple[ast.Progr
             listed = ", ".join(sorted(names)) or "none"
             errors.append(diagnostic(
                 "E406", f"there is no option '{name}' in this rulebook",
-                ast.Span(chain[0].path, _NO_SPAN_LINE, 0, 0, 0),
+                chain[0].title.span,
                 hint=did_you_mean(name, names) or f"its options: {listed}"))
     merger = _Merger(set(options), errors)
     for file in reversed(chain):
@@ -198,6 +198,8 @@ class _Merger:
 
     def add(self, file: ast.File) -> None:
         items = list(self._in_force(file.items))
+        if self.has_parent:
+            self._unchanged_settings(items)
         inherited_decks = {d.name.value for d in self.decks}
         replaced: set[str] = set()
         dice: list[ast.Die] = []
@@ -231,6 +233,21 @@ class _Merger:
                 self._rename(item)
         self.has_parent = True
 
+    def _unchanged_settings(self, items: list[ast.Item]) -> None:
+        """W109 for a `set` giving the value the parent rulebook already sets."""
+        inherited: dict[str, ast.Set] = {}
+        for stmt in [s for r in self.rules for s in r.body] + self.settings:
+            if isinstance(stmt, ast.Set):
+                inherited[stmt.name.name] = stmt
+        sets = [s for item in items if isinstance(item, ast.Rule) and item.override != "replace"
+                for s in item.body if isinstance(s, ast.Set)]
+        for item in sets + [i for i in items if isinstance(i, ast.Set)]:
+            before = inherited.get(item.name.name)
+            if before is not None and before.value == item.value:
+                self._error("W109", f"the setting '{item.name.name}' already has this value "
+                            "in the rulebook this one extends", item.span,
+                            hint="drop this line", notes=[("set here", before.span)])
+
     def _add_deck(self, deck: ast.Deck, inherited: set[str], replaced: set[str]) -> None:
         name = deck.name.value
         if name in inherited and name not in replaced:
@@ -249,6 +266,11 @@ class _Merger:
             self.rules.append(rule)  # E403 is reported; its body is still worth checking
             return
         if rule.override == "replace":
+            if self.rules[index].body == rule.body:
+                self._error("W109", f"this rule says what the rule '{rule.target.name}' it "
+                            "replaces already says", rule.name.span,
+                            hint="drop the replacement, or change what it says",
+                            notes=[("the replaced rule is here", self.rules[index].name.span)])
             self.rules[index] = rule
         else:
             self.rules.insert(index + (rule.override == "after"), rule)
@@ -270,6 +292,10 @@ class _Merger:
 
     def _rename(self, item: ast.Rename) -> None:
         old, new = item.old.value, item.new.value
+        if old == new:
+            self._error("W109", f"this renames the {item.what} '{old}' to its own name",
+                        item.new.span, hint="drop this line")
+            return
         known = self._names(item.what)
         if old not in known:
             code = {"space": "E104", "group": "E108", "deck": "E105"}[item.what]

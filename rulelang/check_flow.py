@@ -1,0 +1,439 @@
+"""What the rules do when they run: cards from every square, chains, money, the end, dead rules.
+
+Part of the checker (`rulelang.check` runs it after the names are known); it reports through
+the checker's `error`. It models the engine's turn as the engine runs it: a landing fires the
+rules of the space in rule order; a move fires the `passes` rules of the spaces it goes over
+or onto, from where the player stands, then lands; `advance to` the space the player is on
+lands there again; a drawn card is put under its deck, so a deck loops forever only if every
+one of its cards does; `go to jail` ends the turn; a player is freed from jail before moving.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Iterable, Iterator
+
+from rulelang import ast
+from rulelang.check_board import PROPERTY_KINDS
+
+__all__ = ["Flow", "MONEY_FLOWS", "MOVES", "positions_of"]
+
+# Who pays whom, for every effect: (payer, payee), or None for an effect that moves no money.
+# "player" is the player the rule or card acts on, "others" every other player, "owner" the
+# owner of the space the player stands on. A new effect must say here how money moves (a test
+# holds every ast.Effect to it), so that no effect creates or destroys money unseen.
+MONEY_FLOWS: dict[type, Callable[[object], tuple[str, str] | None]] = {
+    ast.Collect: lambda e: ("bank" if e.source == "bank" else "others", "player"),
+    ast.Pay: lambda e: ("player", "bank" if e.to == "bank" else "others"),
+    ast.PayChoice: lambda e: ("player", "bank"),
+    ast.PayPerBuilding: lambda e: ("player", "bank"),
+    ast.PayRent: lambda e: ("player", "owner"),
+    ast.BuyOrAuction: lambda e: ("player", "bank"),
+    ast.GoToJail: lambda e: None,
+    ast.AdvanceTo: lambda e: None,
+    ast.AdvanceToNearest: lambda e: None,
+    ast.MoveBy: lambda e: None,
+    ast.Draw: lambda e: None,
+    ast.KeepJailCard: lambda e: None,
+    ast.RollAgain: lambda e: None,
+    ast.Nothing: lambda e: None,
+}
+MOVES = (ast.AdvanceTo, ast.AdvanceToNearest, ast.MoveBy)
+_CONTINUES = MOVES + (ast.Draw,)
+_STOPS = (ast.GoToJail,)
+# Effects two rules cannot both do on one event without an order: what each does to the turn.
+_CLASHES = {ast.AdvanceTo: "moves the player", ast.AdvanceToNearest: "moves the player",
+            ast.MoveBy: "moves the player", ast.GoToJail: "moves the player",
+            ast.PayRent: "charges rent", ast.BuyOrAuction: "sells the space",
+            ast.Draw: "draws a card"}
+
+
+class Hook:
+    """One `when` of one rule, with the board positions its event can happen on."""
+
+    def __init__(self, rule: ast.Rule, when: ast.When, positions: frozenset[int] | None):
+        self.rule, self.when, self.positions = rule, when, positions
+        target = getattr(when.event, "target", None)
+        self.owner = target.owner if isinstance(target, ast.SpaceByKind) else None
+        # Unconditional: it fires every time its event happens.
+        self.always = not when.conditions and self.owner is None
+
+
+class Flow:
+    """The dynamic checks of one program; `positions(target)` resolves a space target."""
+
+    def __init__(self, program: ast.Program, jail_fine: int, error: Callable[..., None]):
+        self.program = program
+        self.jail_fine = jail_fine
+        self.spaces = program.board.spaces if program.board else ()
+        self.n = len(self.spaces)
+        self.error = error
+        self.decks = {d.name.value: d for d in program.decks}
+        self.hooks: list[Hook] = []
+        for rule in program.rules:
+            for stmt in rule.body:
+                if isinstance(stmt, ast.When):
+                    target = getattr(stmt.event, "target", None)
+                    where = frozenset(positions_of(self.spaces, target)) \
+                        if target is not None else None
+                    self.hooks.append(Hook(rule, stmt, where))
+        self.land: dict[int, list[Hook]] = defaultdict(list)
+        self.passing: dict[int, list[Hook]] = defaultdict(list)
+        for h in self.hooks:
+            table = self.land if isinstance(h.when.event, ast.Lands) else \
+                self.passing if isinstance(h.when.event, ast.Passes) else None
+            if table is not None:
+                for p in h.positions:
+                    table[p].append(h)
+
+    def run(self) -> None:
+        self.effect_lists()
+        self.dead_rules()
+        self.conflicts()
+        if self.n:
+            self.cards_from_every_square()
+            self.cycles()
+        self.termination()
+
+    # ------------------------------------------------------------ effects in order
+
+    def effect_lists(self) -> None:
+        """Effects after `go to jail` never run; money needs an account at both ends."""
+        lists = [(h.when.effects, h) for h in self.hooks]
+        lists += [(c.effects, None) for d in self.program.decks for c in d.cards]
+        for effects, hook in lists:
+            for i, e in enumerate(effects[:-1]):
+                if isinstance(e, _STOPS):
+                    self.error("W110", "the effects after 'go to jail' never happen: going to "
+                               "jail ends the turn", _join(effects[i + 1].span, effects[-1].span),
+                               hint="put them before 'go to jail', or drop them")
+                    break
+            if hook is not None:
+                for e in effects:
+                    self.money(e, hook)
+
+    def money(self, effect, hook: Hook) -> None:
+        flow = MONEY_FLOWS[type(effect)](effect)
+        if flow is None or "owner" not in flow:
+            return
+        if hook.owner == "nobody":
+            self.error("E306", "the rent would go to nobody: this rule is about an unowned "
+                       "space", effect.span,
+                       hint="rent is due on a property owned by another player")
+        elif hook.owner == "self":
+            self.error("E306", "the player would pay rent to themself: this rule is about a "
+                       "space the player owns", effect.span,
+                       hint="rent is due on a property owned by another player")
+
+    # ------------------------------------------------------------ dead rules
+
+    def dead_rules(self) -> None:
+        dice = self.program.dice
+        common = set.intersection(*(set(d.faces) for d in dice)) if dice else set()
+        again = any(isinstance(e, ast.RollAgain) for h in self.hooks for e in h.when.effects)
+        jailed_at = min((h.when.event.times for h in self.hooks
+                         if isinstance(h.when.event, ast.RollsDoubles) and h.always
+                         and h.when.event.times and any(isinstance(e, ast.GoToJail)
+                                                        for e in h.when.effects)),
+                        default=None)
+        for h in self.hooks:
+            event = h.when.event
+            if isinstance(event, ast.RollsDoubles):
+                times = event.times or 1
+                if len(dice) > 1 and not common:
+                    self.error("W104", "this rule can never fire: no face is on every die, so "
+                               "no roll is a double", event.span)
+                elif times > 1 and not again and len(dice) > 1:
+                    self.error("W104", f"this rule can never fire: nothing lets a player roll "
+                               f"again, so no one rolls doubles {times} times in a row",
+                               event.span, hint="e.g. when a player rolls doubles: roll again")
+                elif jailed_at is not None and times > jailed_at:
+                    self.error("W104", f"this rule can never fire: doubles {jailed_at} times in "
+                               "a row already send the player to jail", event.span)
+            self.dead_conditions(h)
+
+    def dead_conditions(self, h: Hook) -> None:
+        seen: dict[tuple, ast.Condition] = {}
+        moving = isinstance(h.when.event, (ast.Lands, ast.Passes, ast.RollsDoubles))
+        for cond in h.when.conditions:
+            key = (cond.subject, cond.test, cond.name.name if cond.name else None)
+            other = seen.setdefault(key, cond)
+            if other.negated != cond.negated:
+                self.error("W104", "this rule can never fire: its conditions contradict each "
+                           "other", cond.span, notes=[("the other condition is here",
+                                                      other.span)])
+            if cond.test != "in_jail" or cond.negated:
+                continue
+            if cond.subject == "player" and moving:
+                self.error("W104", "this condition never holds: a player is freed from jail "
+                           "before moving", cond.span,
+                           hint="jailed players act at the start of their turn: "
+                           "when a turn starts if the player is in jail: ...")
+            elif cond.subject == "owner" and h.owner in ("nobody", "self"):
+                why = "nobody owns the space" if h.owner == "nobody" else \
+                    "the owner is the player, who is moving, so not in jail"
+                self.error("W104", f"this condition never holds: {why}", cond.span)
+
+    # ------------------------------------------------------------ conflicts
+
+    def conflicts(self) -> None:
+        """Two rules acting on one event in clashing ways, neither placed against the other."""
+        buckets: dict[tuple, list[Hook]] = defaultdict(list)
+        for h in self.hooks:
+            event = h.when.event
+            if h.positions is not None:
+                for p in h.positions:
+                    buckets[(type(event), p)].append(h)
+            else:
+                buckets[(type(event), getattr(event, "face", None) and event.face.value)].append(h)
+        reported: set[tuple[int, int]] = set()
+        for hooks in buckets.values():
+            for i, b in enumerate(hooks):
+                for a in hooks[:i]:
+                    pair = (id(a.when), id(b.when))
+                    if pair in reported or a.rule is b.rule or _ordered(a.rule, b.rule):
+                        continue
+                    clash = self.clash(a, b)
+                    if clash is None:
+                        continue
+                    reported.add(pair)
+                    first, second = a.rule.name.name, b.rule.name.name
+                    if first == second:
+                        continue  # E110 already says two rules share the name
+                    self.error("W103", f"rules '{first}' and '{second}' both act on this "
+                               f"event{clash}, in no stated order", b.when.event.span,
+                               hint=f"use 'replace rule {first}:' or "
+                               f"'after {first} rule {second}:'",
+                               notes=[(f"'{first}' acts here", a.when.span)])
+
+    def clash(self, a: Hook, b: Hook) -> str | None:
+        """How two overlapping hooks clash ('' for the same event and conditions), or None."""
+        ea, eb = a.when.event, b.when.event
+        if isinstance(ea, ast.RollsDoubles) and ea.times != eb.times:
+            return None
+        if a.owner and b.owner and a.owner != b.owner:
+            return None
+        conds = {(c.subject, c.test, c.name, c.negated) for c in a.when.conditions}
+        if any((c.subject, c.test, c.name, not c.negated) in conds for c in b.when.conditions):
+            return None  # exclusive conditions
+        if ea == eb and a.when.conditions == b.when.conditions:
+            return ""
+        what = {_CLASHES.get(type(e)) for e in a.when.effects} & \
+            {_CLASHES.get(type(e)) for e in b.when.effects} - {None}
+        return f" and each {sorted(what)[0]}" if what else None
+
+    # ------------------------------------------------------------ cards, square by square
+
+    def draw_positions(self) -> dict[str, set[int]]:
+        """Where each deck can be drawn: the squares of the landings that draw it."""
+        out: dict[str, set[int]] = defaultdict(set)
+        everywhere = set(range(self.n))
+        for h in self.hooks:
+            at = h.positions if isinstance(h.when.event, ast.Lands) else everywhere
+            for pos, e in self.walk(h.when.effects, at):
+                if isinstance(e, ast.Draw):
+                    out[e.deck.value] |= pos
+        changed = True
+        while changed:  # cards that draw from decks
+            changed = False
+            for name, deck in self.decks.items():
+                for card in deck.cards:
+                    for pos, e in self.walk(card.effects, out.get(name, set())):
+                        if isinstance(e, ast.Draw) and not pos <= out[e.deck.value]:
+                            out[e.deck.value] |= pos
+                            changed = True
+        return out
+
+    def walk(self, effects, start: set[int]) -> Iterator[tuple[set[int], object]]:
+        """Each effect with the squares the player may stand on when it runs."""
+        pos = set(start)
+        for e in effects:
+            yield pos, e
+            if isinstance(e, MOVES):
+                pos = {self.dest(e, p) for p in pos} - {None}
+            elif isinstance(e, _STOPS):
+                return
+
+    def dest(self, e, p: int) -> int | None:
+        if isinstance(e, ast.AdvanceTo):
+            return next((i for i, s in enumerate(self.spaces) if s.name.value == e.space.value),
+                        None)
+        if isinstance(e, ast.MoveBy):
+            return (p + e.spaces) % self.n
+        targets = [i for i, s in enumerate(self.spaces) if _is_kind(s, e.kind.name)]
+        return min(targets, key=lambda t: (t - p - 1) % self.n) if targets else None
+
+    def cards_from_every_square(self) -> None:
+        for name, where in sorted(self.draw_positions().items()):
+            deck = self.decks.get(name)
+            if deck is None or not where:
+                continue
+            for card in deck.cards:
+                for pos, e in self.walk(card.effects, where):
+                    if isinstance(e, (ast.PayRent, ast.BuyOrAuction)):
+                        bad = sorted(p for p in pos if self.spaces[p].kind.name
+                                     not in PROPERTY_KINDS)
+                        if bad:
+                            what = "pay rent" if isinstance(e, ast.PayRent) else "buy"
+                            self.error("E303", f"card '{card.id.value}' says '{what}', but "
+                                       f"drawn on {self.where(bad)} the player is not on a "
+                                       "property", e.span,
+                                       hint="move the player onto a property first, e.g. "
+                                       "advance to the nearest railroad, rent x2")
+                    elif isinstance(e, ast.AdvanceToNearest):
+                        lap = sorted(p for p in pos if self.dest(e, p) == p)
+                        if lap:
+                            self.error("E413", f"card '{card.id.value}' goes to the nearest "
+                                       f"{e.kind.name}, but drawn on {self.where(lap)} the "
+                                       "nearest is that same space, a whole lap away",
+                                       e.span, hint=f"the board needs another {e.kind.name}, "
+                                       "or the card another destination")
+
+    def where(self, positions: list[int]) -> str:
+        names = list(dict.fromkeys(f"'{self.spaces[p].name.value}'" for p in positions))
+        return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+    # ------------------------------------------------------------ unbounded chains
+
+    def cycles(self) -> None:
+        """Chains of triggered effects that never end, whatever the dice and the cards."""
+        loops = self.looping_states()
+        if not loops:
+            return
+        reported: set[frozenset] = set()
+        for h in self.hooks:
+            if not isinstance(h.when.event, ast.Lands) or not h.always:
+                continue
+            for p in sorted(h.positions):
+                state = self.continuation(h.when.effects, p)
+                if state is None or state not in loops or ("land", p) not in loops:
+                    continue
+                path = self.path(("land", p), loops)
+                key = frozenset(path)
+                if key in reported:
+                    continue
+                reported.add(key)
+                steps = [f"'{self.spaces[s[1]].name.value}'" for s in path if s[0] == "land"]
+                self.error("E417", "these rules never stop triggering each other: landing on "
+                           f"'{self.spaces[p].name.value}' leads back to it "
+                           f"({' -> '.join(steps + steps[:1])})", h.when.span,
+                           hint="make one step of the chain conditional, or end it with "
+                           "an effect that does not move the player")
+                break
+
+    def continuation(self, effects, p: int):
+        """The state the first move or draw of `effects` leads to from square `p`, or None."""
+        for e in effects:
+            if isinstance(e, _STOPS):
+                return None
+            if isinstance(e, ast.Draw):
+                return ("draw", e.deck.value, p) if e.deck.value in self.decks else None
+            if isinstance(e, MOVES):
+                q = self.dest(e, p)
+                if q is None:
+                    return None
+                steps = -1 if isinstance(e, ast.MoveBy) and e.spaces < 0 else \
+                    e.spaces if isinstance(e, ast.MoveBy) else (q - p) % self.n
+                return ("move", p, q, steps)
+        return None
+
+    def successors(self, state) -> tuple[str, list]:
+        """('any'|'all', next states): a state loops if any / all of them do."""
+        kind = state[0]
+        if kind == "land":
+            out = []
+            for h in self.land.get(state[1], ()):
+                if not h.always:
+                    continue
+                out.append(self.continuation(h.when.effects, state[1]))
+                if out[-1] is None and any(isinstance(e, _STOPS) for e in h.when.effects):
+                    break  # the turn ends here: the later rules of the space never run
+            return "any", out
+        if kind == "draw":
+            cards = [c for c in self.decks[state[1]].cards
+                     if not any(isinstance(e, ast.KeepJailCard) for e in c.effects)]
+            return "all", [self.continuation(c.effects, state[2]) for c in cards] or [None]
+        _, p, q, steps = state
+        out = [("land", q)]
+        if steps > 0:
+            for c, hooks in self.passing.items():
+                if (c - p - 1) % self.n < steps:
+                    out += [self.continuation(h.when.effects, p) for h in hooks if h.always]
+        return "any", out
+
+    def looping_states(self) -> set:
+        """The greatest set of states each of which loops (an any/all fixpoint)."""
+        graph: dict = {}
+        todo = [("land", p) for p in range(self.n)]
+        while todo:
+            s = todo.pop()
+            if s in graph:
+                continue
+            graph[s] = self.successors(s)
+            todo += [t for t in graph[s][1] if t is not None and t not in graph]
+        alive = set(graph)
+        changed = True
+        while changed:
+            changed = False
+            for s in list(alive):
+                mode, nxt = graph[s]
+                ok = [t is not None and t in alive for t in nxt]
+                if not (any(ok) if mode == "any" else (ok and all(ok))):
+                    alive.discard(s)
+                    changed = True
+        self.graph = graph
+        return alive
+
+    def path(self, start, loops: set) -> list:
+        """The states of one loop reached from `start`, in order."""
+        seen: list = []
+        s = start
+        while s not in seen:
+            seen.append(s)
+            s = next(t for t in self.graph[s][1] if t in loops)
+        return seen[seen.index(s):]
+
+    # ------------------------------------------------------------ the end of the game
+
+    def termination(self) -> None:
+        """A game ends when all but one player are bankrupt: something must take money."""
+        if not self.program.rules:
+            return  # equipment only: a rulebook to extend, not to play
+        takes = any(_takes_money(e) for h in self.hooks for e in h.when.effects)
+        takes = takes or any(_takes_money(e) for d in self.program.decks for c in d.cards
+                             for e in c.effects)
+        jailed = any(isinstance(e, ast.GoToJail) for h in self.hooks for e in h.when.effects)
+        takes = takes or (self.jail_fine > 0 and jailed)
+        if not takes:
+            self.error("E416", "the game can never end: no rule takes money from a player, so "
+                       "no one ever goes bankrupt", self.program.title.span,
+                       hint="e.g. when a player lands on a property owned by another player: "
+                       "pay rent")
+
+
+def _takes_money(effect) -> bool:
+    flow = MONEY_FLOWS[type(effect)](effect)
+    return flow is not None and flow[0] in ("player", "others") and \
+        not isinstance(effect, ast.BuyOrAuction)
+
+
+def _is_kind(space: ast.SpaceDecl, kind: str) -> bool:
+    k = space.kind.name
+    return k == kind or kind == "space" or (kind == "property" and k in PROPERTY_KINDS)
+
+
+def _ordered(a: ast.Rule, b: ast.Rule) -> bool:
+    """One of the two rules is placed before or after the other."""
+    return (a.override in ("before", "after") and a.target.name == b.name.name) or \
+        (b.override in ("before", "after") and b.target.name == a.name.name)
+
+
+def _join(a: ast.Span, b: ast.Span) -> ast.Span:
+    return ast.Span(a.file, a.line, a.column, b.end_line, b.end_column)
+
+
+def positions_of(spaces: Iterable[ast.SpaceDecl], target) -> list[int]:
+    """The board positions a space target names."""
+    if isinstance(target, ast.SpaceByName):
+        return [i for i, s in enumerate(spaces) if s.name.value == target.name.value]
+    return [i for i, s in enumerate(spaces) if _is_kind(s, target.kind.name)]
