@@ -10,23 +10,31 @@ The public API:
 
 from __future__ import annotations
 
+import importlib
+
 from . import check as _check_stage  # bound first, so the function below keeps the name
-from .compile import compile_program
 from .diagnostics import Diagnostic, RuleError, RuleErrors
-from .engine.actions import (
-    Build,
-    IllegalAction,
-    Lift,
-    Lot,
-    Mortgage,
-    Sell,
-    SellAll,
-    Trade,
-)
-from .engine.agents import AGENTS, Agent, DefaultAgent, RandomAgent
-from .engine.game import DEFAULT_MAX_TURNS, Game
-from .engine.tables import Rulebook
-from .runner import BatchResult, GameResult, play_game, play_games
+
+# The engine, the compiler and the runner load on first use: `rulelang check` never needs them.
+_LAZY = {
+    **dict.fromkeys(["Build", "IllegalAction", "Lift", "Lot", "Mortgage", "Sell", "SellAll",
+                     "Trade"], ".engine.actions"),
+    **dict.fromkeys(["AGENTS", "Agent", "DefaultAgent", "RandomAgent"], ".engine.agents"),
+    **dict.fromkeys(["DEFAULT_MAX_TURNS", "Game"], ".engine.game"),
+    "Rulebook": ".engine.tables",
+    "compile_program": ".compile",
+    **dict.fromkeys(["BatchResult", "GameResult", "play_game", "play_games"], ".runner"),
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rulelang' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AGENTS", "Agent", "BatchResult", "Build", "DEFAULT_MAX_TURNS", "DefaultAgent",
@@ -41,10 +49,12 @@ def check(path: str, options=()) -> list[Diagnostic]:
     return _check_stage.check_path(path, options)[1]
 
 
-def load(path: str, options=()) -> Rulebook:
+def load(path: str, options=()) -> "Rulebook":
     """Parse, resolve, check and compile a rules file; RuleErrors if it has errors."""
     program, diagnostics = _check_stage.check_path(path, options)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or program is None:
         raise RuleErrors(errors)
+    from .compile import compile_program
+
     return compile_program(program)

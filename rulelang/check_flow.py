@@ -69,6 +69,7 @@ class Flow:
         self.n = len(self.spaces)
         self.error = error
         self.decks = {d.name.value: d for d in program.decks}
+        self._drawn: dict[str, set[int]] | None = None
         self.hooks: list[Hook] = []
         for rule in program.rules:
             for stmt in rule.body:
@@ -226,6 +227,8 @@ class Flow:
 
     def draw_positions(self) -> dict[str, set[int]]:
         """Where each deck can be drawn: the squares of the landings that draw it."""
+        if self._drawn is not None:
+            return self._drawn
         out: dict[str, set[int]] = defaultdict(set)
         everywhere = set(range(self.n))
         for h in self.hooks:
@@ -242,7 +245,8 @@ class Flow:
                         if isinstance(e, ast.Draw) and not pos <= out[e.deck.value]:
                             out[e.deck.value] |= pos
                             changed = True
-        return out
+        self._drawn = dict(out)
+        return self._drawn
 
     def walk(self, effects, start: set[int]) -> Iterator[tuple[set[int], object]]:
         """Each effect with the squares the player may stand on when it runs."""
@@ -400,8 +404,9 @@ class Flow:
         if not self.program.rules:
             return  # equipment only: a rulebook to extend, not to play
         takes = any(_takes_money(e) for h in self.hooks for e in h.when.effects)
-        takes = takes or any(_takes_money(e) for d in self.program.decks for c in d.cards
-                             for e in c.effects)
+        drawn = self.draw_positions() if self.n else {}
+        takes = takes or any(_takes_money(e) for d in self.program.decks if d.name.value in drawn
+                             for c in d.cards for e in c.effects)
         jailed = any(isinstance(e, ast.GoToJail) for h in self.hooks for e in h.when.effects)
         takes = takes or (self.jail_fine > 0 and jailed)
         if not takes:

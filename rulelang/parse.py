@@ -194,6 +194,10 @@ _EXAMPLES = {
                       'rulebook "t"\nrule r:\n  when a turn starts if the player is in '
                       'jail nothing\n'],
     "one_word": ['rulebook "t"\nrule my rule:\n  set a = 1\n',
+                 'rulebook "t"\nrule my name:\n  set a = 1\n',
+                 'rulebook "t"\nreplace rule my name:\n  set a = 1\n',
+                 'rulebook "t"\nbefore r rule my name:\n  set a = 1\n',
+                 'rulebook "t"\noption my name:\n  set a = 1\n',
                  'rulebook "t"\nreplace rule my rule:\n  set a = 1\n',
                  'rulebook "t"\nbefore r rule my rule:\n  set a = 1\n',
                  'rulebook "t"\nafter my r rule b:\n  set a = 1\n'],

@@ -342,8 +342,10 @@ def test_cli_json_strict_and_options(tmp_path):
     plain = runner.invoke(check_cmd, [path, "--format", "json"])
     assert plain.exit_code == 0, plain.output
     report = json.loads(plain.output)
-    codes = [d["code"] for d in report["files"][0]["diagnostics"]]
-    assert set(codes) == {"W101", "W105"} and report["files"][0]["errors"] == 0
+    assert [set(d) for d in report] == [{"file", "line", "column", "end_line", "end_column",
+                                        "severity", "code", "message", "hint", "notes"}] * 2
+    assert {d["code"] for d in report} == {"W101", "W105"}
+    assert {d["severity"] for d in report} == {"warning"}
     assert runner.invoke(check_cmd, [path, "--strict"]).exit_code == 1
     bad = runner.invoke(check_cmd, [path, "--option", "nope"])
     assert bad.exit_code == 1 and "error[E406]" in bad.output

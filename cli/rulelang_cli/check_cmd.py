@@ -30,9 +30,13 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
 @click.option("--option", "options", metavar="NAME", multiple=True,
               help="switch on an option of the rulebook (repeatable)")
 def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...]) -> None:
-    """Check rulebooks: syntax, names, types, the board and the settings.
+    """Check rulebooks: syntax, names, types, the board, the decks, the settings, the
+    overrides, dead and clashing rules, chains that never end, money and the end of the game.
 
-    Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 bad usage.
+    Every diagnostic of every file, sorted by position; `rulelang explain CODE` tells more.
+    --format json prints one list of objects (file, line, column, end_line, end_column,
+    severity, code, message, hint, notes). Exit status: 0 no errors (warnings allowed unless
+    --strict), 1 errors found, 2 bad usage.
     """
     sources: dict[str, str | None] = {}
     failed = False
@@ -43,12 +47,11 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
         warnings = len(diags) - errors
         failed = failed or errors > 0 or (strict and warnings > 0)
         if fmt == "json":
-            report.append({"file": path, "errors": errors, "warnings": warnings,
-                           "diagnostics": [to_json(d) for d in diags]})
+            report.extend(to_json(d) for d in diags)
             continue
         for d in diags:
             click.echo(render(d, _read(d.span.file, sources)))
         click.echo(summary(path, diags))
     if fmt == "json":
-        click.echo(json.dumps({"files": report}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     sys.exit(1 if failed else 0)

@@ -1,23 +1,37 @@
-"""The `rulelang` command: check, run and bench rulebooks."""
+"""The `rulelang` command: check, explain, run and bench rulebooks."""
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from .bench_cmd import bench
-from .check_cmd import check
-from .run_cmd import run
+# Each command's module is imported only when that command runs: `rulelang check` stays quick
+# because it never loads the engine.
+_COMMANDS = {
+    "check": "rulelang_cli.check_cmd:check",
+    "explain": "rulelang_cli.explain_cmd:explain",
+    "run": "rulelang_cli.run_cmd:run",
+    "bench": "rulelang_cli.bench_cmd:bench",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return list(_COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in _COMMANDS:
+            return None
+        module, attr = _COMMANDS[name].split(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulelang")
 def main():
     """rulelang: Monopoly-family rulebooks as data — check them, play them, measure them."""
 
-
-main.add_command(check)
-main.add_command(run)
-main.add_command(bench)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,83 @@
+"""docs/errors.md, the code registry and the test data agree; every example fails as it says."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang.check import check_path
+from rulelang.diagnostics import CODES
+from rulelang.explain import explanation, sections
+from rulelang_cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "errors.md"
+SECTIONS = sections(PAGE.read_text(encoding="utf-8"))
+BLOCK = re.compile(r"^```(rules|sh)[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+ANNOTATION = re.compile(r"#\s*E:\s*(.+)$")
+# Codes that no file can show by itself: bytes that are not UTF-8, a command-line option.
+COMMAND_LINE_ONLY = {"E011", "E406"}
+SNIPPET_HEAD = 'rulebook "Example"\nextends "classic_1961.rules"\n\n'
+
+
+def _annotated_codes() -> set[str]:
+    codes = set()
+    for path in (ROOT / "tests" / "data" / "check").glob("*.rules"):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            m = ANNOTATION.search(line)
+            if m:
+                codes |= set(re.findall(r"[EW]\d{3}", m.group(1)))
+    return codes
+
+
+def test_registry_docs_and_test_data_list_the_same_codes():
+    """CODES, the sections of docs/errors.md and the annotated rulebooks name the same codes."""
+    assert list(SECTIONS) == list(CODES)
+    assert _annotated_codes() == set(CODES)
+
+
+def test_the_package_ships_the_page():
+    """`rulelang explain` reads the same page as docs/errors.md."""
+    assert sections() == SECTIONS
+
+
+@pytest.mark.parametrize("code", list(CODES))
+def test_section_has_meaning_example_and_fix(code):
+    """Each section has a title, a meaning, a failing example and how to fix it."""
+    section = SECTIONS[code]
+    title = section.splitlines()[0]
+    assert title == f"## {code}: {CODES[code]}"
+    assert "**How to fix it:**" in section
+    kinds = {kind for kind, _ in BLOCK.findall(section)}
+    assert kinds == ({"sh"} if code in COMMAND_LINE_ONLY else {"rules"})
+
+
+def _is_whole_file(block: str) -> bool:
+    return any(line.startswith(("rulebook", "extends")) for line in block.splitlines())
+
+
+@pytest.mark.parametrize("code", [c for c in CODES if c not in COMMAND_LINE_ONLY])
+def test_examples_fail_with_their_code(code, tmp_path):
+    """Every rules example of a section, checked, reports that section's code."""
+    for f in (ROOT / "rulesets").glob("*.rules"):
+        shutil.copy(f, tmp_path / f.name)
+    for kind, block in BLOCK.findall(SECTIONS[code]):
+        path = tmp_path / "example.rules"
+        path.write_text(block if _is_whole_file(block) else SNIPPET_HEAD + block,
+                        encoding="utf-8")
+        _, diags = check_path(str(path))
+        assert code in {d.code for d in diags}, [f"{d.code} {d.message}" for d in diags]
+
+
+def test_explain_prints_the_section():
+    """`rulelang explain e104` prints the E104 section; an unknown code is a usage error."""
+    runner = CliRunner()
+    result = runner.invoke(main, ["explain", "e104"])
+    assert result.exit_code == 0 and result.output.strip() == explanation("E104")
+    assert "**How to fix it:**" in result.output
+    bad = runner.invoke(main, ["explain", "E999"])
+    assert bad.exit_code == 2 and "there is no code 'E999'" in bad.output
