@@ -234,7 +234,10 @@ class _Checker:
             values = [self.values[n] for n in names]
             if not broken(*(v for v, _ in values)):
                 continue
-            where = next((item for _, item in values if item is not None), None)
+            explicit = [item for _, item in values if item is not None]
+            # Point at the played file's line if it has one: that is where the change is.
+            where = next((i for i in explicit if i.span.file == self.program.files[0]),
+                         explicit[0])
             notes = [(f"'{item.name.name}' is set here", item.span) for _, item in values
                      if item is not None and item is not where]
             self.error("E301", why.format(*(v for v, _ in values)), where.span, notes=notes)

@@ -46,6 +46,8 @@ _CLASHES = {ast.AdvanceTo: "moves the player", ast.AdvanceToNearest: "moves the 
             ast.MoveBy: "moves the player", ast.GoToJail: "moves the player",
             ast.PayRent: "charges rent", ast.BuyOrAuction: "sells the space",
             ast.Draw: "draws a card"}
+# What changes where the player stands, so that any other effect's outcome depends on the order.
+_REORDER = {"moves the player", "draws a card"}
 
 
 class Hook:
@@ -208,7 +210,7 @@ class Flow:
                                notes=[(f"'{first}' acts here", a.when.span)])
 
     def clash(self, a: Hook, b: Hook) -> str | None:
-        """How two overlapping hooks clash ('' for the same event and conditions), or None."""
+        """How two overlapping hooks clash, for the message, or None if their order is moot."""
         ea, eb = a.when.event, b.when.event
         if isinstance(ea, ast.RollsDoubles) and ea.times != eb.times:
             return None
@@ -217,11 +219,15 @@ class Flow:
         conds = {(c.subject, c.test, c.name, c.negated) for c in a.when.conditions}
         if any((c.subject, c.test, c.name, not c.negated) in conds for c in b.when.conditions):
             return None  # exclusive conditions
-        if ea == eb and a.when.conditions == b.when.conditions:
-            return ""
-        what = {_CLASHES.get(type(e)) for e in a.when.effects} & \
-            {_CLASHES.get(type(e)) for e in b.when.effects} - {None}
-        return f" and each {sorted(what)[0]}" if what else None
+        does_a = {_CLASHES[type(e)] for e in a.when.effects if type(e) in _CLASHES}
+        does_b = {_CLASHES[type(e)] for e in b.when.effects if type(e) in _CLASHES}
+        if does_a & does_b:
+            return f" and each {sorted(does_a & does_b)[0]}"
+        if does_a and does_b and (does_a | does_b) & _REORDER:
+            return f": one {sorted(does_a)[0]}, the other {sorted(does_b)[0]}"
+        if ea == eb and a.when.conditions == b.when.conditions and _charges(a) and _charges(b):
+            return " and each charges the player"
+        return None
 
     # ------------------------------------------------------------ cards, square by square
 
@@ -401,8 +407,8 @@ class Flow:
 
     def termination(self) -> None:
         """A game ends when all but one player are bankrupt: something must take money."""
-        if not self.program.rules:
-            return  # equipment only: a rulebook to extend, not to play
+        if not self.program.rules or not self.n:
+            return  # equipment only, or no board (E404): not a game to play
         takes = any(_takes_money(e) for h in self.hooks for e in h.when.effects)
         drawn = self.draw_positions() if self.n else {}
         takes = takes or any(_takes_money(e) for d in self.program.decks if d.name.value in drawn
@@ -414,6 +420,12 @@ class Flow:
                        "no one ever goes bankrupt", self.program.title.span,
                        hint="e.g. when a player lands on a property owned by another player: "
                        "pay rent")
+
+
+def _charges(h: Hook) -> bool:
+    """The hook makes the player pay the bank (a tax, a fee)."""
+    return any(MONEY_FLOWS[type(e)](e) == ("player", "bank") and not isinstance(
+        e, ast.BuyOrAuction) for e in h.when.effects)
 
 
 def _takes_money(effect) -> bool:
