@@ -134,11 +134,12 @@ class Flow:
         dice = self.program.dice
         common = set.intersection(*(set(d.faces) for d in dice)) if dice else set()
         again = any(isinstance(e, ast.RollAgain) for h in self.hooks for e in h.when.effects)
-        jailed_at = min((h.when.event.times for h in self.hooks
-                         if isinstance(h.when.event, ast.RollsDoubles) and h.always
-                         and h.when.event.times and any(isinstance(e, ast.GoToJail)
-                                                        for e in h.when.effects)),
-                        default=None)
+        jailing = min((h for h in self.hooks
+                       if isinstance(h.when.event, ast.RollsDoubles) and h.always
+                       and h.when.event.times and any(isinstance(e, ast.GoToJail)
+                                                      for e in h.when.effects)),
+                      key=lambda h: h.when.event.times, default=None)
+        jailed_at = jailing.when.event.times if jailing else None
         for h in self.hooks:
             event = h.when.event
             if isinstance(event, ast.RollsDoubles):
@@ -152,7 +153,9 @@ class Flow:
                                event.span, hint="e.g. when a player rolls doubles: roll again")
                 elif jailed_at is not None and times > jailed_at:
                     self.error("W104", f"this rule can never fire: doubles {jailed_at} times in "
-                               "a row already send the player to jail", event.span)
+                               "a row already send the player to jail", event.span,
+                               notes=[(f"rule '{jailing.rule.name.name}' sends the player to "
+                                       "jail here", jailing.when.span)])
             self.dead_conditions(h)
 
     def dead_conditions(self, h: Hook) -> None:
@@ -296,7 +299,7 @@ class Flow:
                             self.error("E413", f"card '{card.id.value}' goes to the nearest "
                                        f"{e.kind.name}, but drawn on {self.where(lap)} the "
                                        "nearest is that same space, a whole lap away",
-                                       e.span, hint=f"the board needs another {e.kind.name}, "
+                                       e.span, hint=f"the board needs another '{e.kind.name}' space, "
                                        "or the card another destination")
 
     def where(self, positions: list[int]) -> str:
@@ -323,7 +326,8 @@ class Flow:
                 if key in reported:
                     continue
                 reported.add(key)
-                steps = [f"'{self.spaces[s[1]].name.value}'" for s in path if s[0] == "land"]
+                steps = [f"'{self.spaces[s[1]].name.value}'" if s[0] == "land" else
+                         f"deck '{s[1]}'" for s in path if s[0] in ("land", "draw")]
                 self.error("E417", "these rules never stop triggering each other: landing on "
                            f"'{self.spaces[p].name.value}' leads back to it "
                            f"({' -> '.join(steps + steps[:1])})", h.when.span,

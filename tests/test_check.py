@@ -71,7 +71,7 @@ def test_annotated_cases(path):
 
 def test_messages_follow_the_house_style():
     """Messages start with a lowercase word and end without a period."""
-    for path in ANNOTATED + _golden_cases():
+    for path in ANNOTATED + sorted(GOLDEN.glob("*.rules")):
         _, diags = check_path(_rel(path))
         for d in diags:
             assert d.message[0].islower() and not d.message.endswith("."), d.message
@@ -83,12 +83,19 @@ def test_every_annotated_code_is_registered():
         assert {code for _, code in _expected(path)} <= set(CODES)
 
 
-@pytest.mark.parametrize("name", ["classic_1961.rules", "classic_board.rules"])
-def test_rulesets_check_clean(name):
+@pytest.mark.parametrize("path", sorted(RULESETS.rglob("*.rules")), ids=lambda p: p.name)
+def test_rulesets_check_clean(path):
     """The shipped rulebooks have no errors and no warnings."""
-    program, diags = check_path(f"rulesets/{name}")
+    program, diags = check_path(_rel(path))
     assert program is not None
     assert [render(d, None) for d in diags] == []
+
+
+def test_rulesets_check_clean_with_strict():
+    """`rulelang check --strict` on every ruleset at once exits 0."""
+    paths = [_rel(p) for p in sorted(RULESETS.rglob("*.rules"))]
+    result = CliRunner().invoke(check_cmd, ["--strict", *paths])
+    assert result.exit_code == 0, result.output
 
 
 def test_diagnostics_are_sorted_and_never_stop_at_the_first():
@@ -298,19 +305,35 @@ def test_unreadable_files_are_diagnostics(tmp_path):
 
 
 def _golden_cases():
-    return sorted(GOLDEN.glob("*.rules"))
+    """(source, golden) pairs: a golden file renders tests/data/golden/NAME.rules, or else the
+    annotated case tests/data/check/NAME.rules; NAME.json goldens are `--format json`."""
+    out = []
+    for golden in sorted(GOLDEN.glob("*.txt")) + sorted(GOLDEN.glob("*.json")):
+        source = golden.with_suffix(".rules")
+        if not source.exists():
+            source = DATA / "check" / source.name
+        out.append((source, golden))
+    return out
 
 
-@pytest.mark.parametrize("path", _golden_cases(), ids=lambda p: p.stem)
-def test_golden_rendering(path):
-    """Rendered diagnostics match the reviewed golden text (REGEN_GOLDEN=1 rewrites it)."""
-    runner = CliRunner()
-    result = runner.invoke(check_cmd, [_rel(path)])
-    expected = path.with_suffix(".txt")
+@pytest.mark.parametrize("source, golden", _golden_cases(), ids=lambda p: p.name)
+def test_golden_rendering(source, golden):
+    """Rendered diagnostics match the reviewed golden text (REGEN_GOLDEN=1 rewrites it).
+
+    Exit status 1 when the output has an error, else 0.
+    """
+    args = [_rel(source)] + (["--format", "json"] if golden.suffix == ".json" else [])
+    result = CliRunner().invoke(check_cmd, args)
     if os.environ.get("REGEN_GOLDEN"):
-        expected.write_text(result.output, encoding="utf-8")
-    assert result.output == expected.read_text(encoding="utf-8")
-    assert result.exit_code == 1
+        golden.write_text(result.output, encoding="utf-8")
+    assert result.output == golden.read_text(encoding="utf-8")
+    assert result.exit_code == (1 if '"severity": "error"' in result.output
+                                or "error[" in result.output else 0)
+
+
+def test_there_are_a_dozen_goldens():
+    """At least twelve rendered outputs are kept as goldens."""
+    assert len(_golden_cases()) >= 12
 
 
 def _broken_copy(tmp_path: Path, old: str, new: str) -> str:
