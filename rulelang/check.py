@@ -80,17 +80,23 @@ def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | No
         return None, list(e.diagnostics)
     diags = errors + check(program)
     seen = {_identity(d) for d in diags}
-    for name in dict.fromkeys(n.name for n in program.declared_options):
-        if name in program.options:
-            continue
-        variant, more = merge(chain, program.options + (name,))
+    off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
+           if n not in program.options]
+    # One variant per option; past _MAX_VARIANTS options, one variant with all of them on.
+    variants = [(n,) for n in off] if len(off) <= _MAX_VARIANTS else [tuple(off)]
+    for names in variants:
+        variant, more = merge(chain, program.options + names)
+        which = f"option '{names[0]}'" if len(names) == 1 else "every option"
         for d in more + check(variant):
             if _identity(d) not in seen:
                 seen.add(_identity(d))
-                note = (f"found with option '{name}' switched on", None)
+                note = (f"found with {which} switched on", None)
                 diags.append(attrs.evolve(d, notes=d.notes + (note,)))
     failed = any(d.is_error for d in errors)
     return (None if failed else program), _sorted(program, diags)
+
+
+_MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
 
 
 def _identity(d: Diagnostic) -> tuple:
@@ -110,15 +116,28 @@ def _sorted(program: ast.Program, diags: list[Diagnostic]) -> list[Diagnostic]:
                                         d.span.line, d.span.column, d.code))
 
 
+_LEAVES = (ast.Span, ast.Text, ast.Name, ast.Count, ast.Percent, ast.Flag, ast.Word)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _walk(node) -> Iterator:
-    """Every AST node inside `node`, itself included."""
-    if isinstance(node, tuple):
-        for n in node:
-            yield from _walk(n)
-    elif attrs.has(type(node)) and not isinstance(node, ast.Span):
-        yield node
-        for field in attrs.fields(type(node)):
-            yield from _walk(getattr(node, field.name))
+    """Every AST node inside `node`, itself included (leaves without money are skipped)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(reversed(node))
+            continue
+        kind = type(node)
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(f.name for f in attrs.fields(kind)) \
+                if attrs.has(kind) and not issubclass(kind, _LEAVES) else ()
+            if not names and not attrs.has(kind):
+                continue
+        if not isinstance(node, _LEAVES):
+            yield node
+        stack.extend(getattr(node, n) for n in reversed(names))
 
 
 class _Checker:

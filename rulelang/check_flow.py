@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator
 from rulelang import ast
 from rulelang.check_board import PROPERTY_KINDS
 
-__all__ = ["Flow", "MONEY_FLOWS", "MOVES", "positions_of"]
+__all__ = ["Flow", "MONEY_FLOWS", "MOVES"]
 
 # Who pays whom, for every effect: (payer, payee), or None for an effect that moves no money.
 # "player" is the player the rule or card acts on, "others" every other player, "owner" the
@@ -59,6 +59,9 @@ class Hook:
         self.owner = target.owner if isinstance(target, ast.SpaceByKind) else None
         # Unconditional: it fires every time its event happens.
         self.always = not when.conditions and self.owner is None
+        self.does = {_CLASHES[type(e)] for e in when.effects if type(e) in _CLASHES}
+        self.charges = any(MONEY_FLOWS[type(e)](e) == ("player", "bank")
+                           and not isinstance(e, ast.BuyOrAuction) for e in when.effects)
 
 
 class Flow:
@@ -73,13 +76,14 @@ class Flow:
         self.decks = {d.name.value: d for d in program.decks}
         self._drawn: dict[str, set[int]] | None = None
         self.hooks: list[Hook] = []
+        index = _SpaceIndex(self.spaces)
         for rule in program.rules:
             for stmt in rule.body:
                 if isinstance(stmt, ast.When):
                     target = getattr(stmt.event, "target", None)
-                    where = frozenset(positions_of(self.spaces, target)) \
-                        if target is not None else None
+                    where = index.positions(target) if target is not None else None
                     self.hooks.append(Hook(rule, stmt, where))
+        self.index = index
         self.land: dict[int, list[Hook]] = defaultdict(list)
         self.passing: dict[int, list[Hook]] = defaultdict(list)
         for h in self.hooks:
@@ -192,25 +196,27 @@ class Flow:
                     buckets[(type(event), p)].append(h)
             else:
                 buckets[(type(event), getattr(event, "face", None) and event.face.value)].append(h)
-        reported: set[tuple[int, int]] = set()
+        reported: set[int] = set()  # one warning per `when`, naming the first clash
         for hooks in buckets.values():
-            for i, b in enumerate(hooks):
-                for a in hooks[:i]:
-                    pair = (id(a.when), id(b.when))
-                    if pair in reported or a.rule is b.rule or _ordered(a.rule, b.rule):
+            active = [h for h in hooks if h.does or h.charges]  # the others never clash
+            for i, b in enumerate(active):
+                if id(b.when) in reported:
+                    continue
+                for a in active[:i]:
+                    if a.rule is b.rule or _ordered(a.rule, b.rule):
                         continue
                     clash = self.clash(a, b)
                     if clash is None:
                         continue
-                    reported.add(pair)
+                    reported.add(id(b.when))
                     first, second = a.rule.name.name, b.rule.name.name
-                    if first == second:
-                        continue  # E110 already says two rules share the name
-                    self.error("W103", f"rules '{first}' and '{second}' both act on this "
-                               f"event{clash}, in no stated order", b.when.event.span,
-                               hint=f"use 'replace rule {first}:' or "
-                               f"'after {first} rule {second}:'",
-                               notes=[(f"'{first}' acts here", a.when.span)])
+                    if first != second:  # else E110 already says two rules share the name
+                        self.error("W103", f"rules '{first}' and '{second}' both act on this "
+                                   f"event{clash}, in no stated order", b.when.event.span,
+                                   hint=f"use 'replace rule {first}:' or "
+                                   f"'after {first} rule {second}:'",
+                                   notes=[(f"'{first}' acts here", a.when.span)])
+                    break
 
     def clash(self, a: Hook, b: Hook) -> str | None:
         """How two overlapping hooks clash, for the message, or None if their order is moot."""
@@ -222,13 +228,12 @@ class Flow:
         conds = {(c.subject, c.test, c.name, c.negated) for c in a.when.conditions}
         if any((c.subject, c.test, c.name, not c.negated) in conds for c in b.when.conditions):
             return None  # exclusive conditions
-        does_a = {_CLASHES[type(e)] for e in a.when.effects if type(e) in _CLASHES}
-        does_b = {_CLASHES[type(e)] for e in b.when.effects if type(e) in _CLASHES}
+        does_a, does_b = a.does, b.does
         if does_a & does_b:
             return f" and each {sorted(does_a & does_b)[0]}"
         if does_a and does_b and (does_a | does_b) & _REORDER:
             return f": one {sorted(does_a)[0]}, the other {sorted(does_b)[0]}"
-        if ea == eb and a.when.conditions == b.when.conditions and _charges(a) and _charges(b):
+        if a.charges and b.charges and ea == eb and a.when.conditions == b.when.conditions:
             return " and each charges the player"
         return None
 
@@ -269,11 +274,11 @@ class Flow:
 
     def dest(self, e, p: int) -> int | None:
         if isinstance(e, ast.AdvanceTo):
-            return next((i for i, s in enumerate(self.spaces) if s.name.value == e.space.value),
-                        None)
+            found = self.index.by_name.get(e.space.value)
+            return found[0] if found else None
         if isinstance(e, ast.MoveBy):
             return (p + e.spaces) % self.n
-        targets = [i for i, s in enumerate(self.spaces) if _is_kind(s, e.kind.name)]
+        targets = self.index.of_kind(e.kind.name)
         return min(targets, key=lambda t: (t - p - 1) % self.n) if targets else None
 
     def cards_from_every_square(self) -> None:
@@ -426,12 +431,6 @@ class Flow:
                        "pay rent")
 
 
-def _charges(h: Hook) -> bool:
-    """The hook makes the player pay the bank (a tax, a fee)."""
-    return any(MONEY_FLOWS[type(e)](e) == ("player", "bank") and not isinstance(
-        e, ast.BuyOrAuction) for e in h.when.effects)
-
-
 def _takes_money(effect) -> bool:
     flow = MONEY_FLOWS[type(effect)](effect)
     return flow is not None and flow[0] in ("player", "others") and \
@@ -453,8 +452,23 @@ def _join(a: ast.Span, b: ast.Span) -> ast.Span:
     return ast.Span(a.file, a.line, a.column, b.end_line, b.end_column)
 
 
-def positions_of(spaces: Iterable[ast.SpaceDecl], target) -> list[int]:
-    """The board positions a space target names."""
-    if isinstance(target, ast.SpaceByName):
-        return [i for i, s in enumerate(spaces) if s.name.value == target.name.value]
-    return [i for i, s in enumerate(spaces) if _is_kind(s, target.kind.name)]
+class _SpaceIndex:
+    """The board positions of each space name and each kind, computed once."""
+
+    def __init__(self, spaces: Iterable[ast.SpaceDecl]):
+        self.spaces = tuple(spaces)
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        for i, s in enumerate(self.spaces):
+            self.by_name[s.name.value].append(i)
+        self._kinds: dict[str, tuple[int, ...]] = {}
+
+    def of_kind(self, kind: str) -> tuple[int, ...]:
+        if kind not in self._kinds:
+            self._kinds[kind] = tuple(i for i, s in enumerate(self.spaces) if _is_kind(s, kind))
+        return self._kinds[kind]
+
+    def positions(self, target) -> frozenset[int]:
+        """The board positions a space target names."""
+        if isinstance(target, ast.SpaceByName):
+            return frozenset(self.by_name.get(target.name.value, ()))
+        return frozenset(self.of_kind(target.kind.name))

@@ -7,6 +7,7 @@ line and a caret underline. Codes are stable: a code never changes meaning once 
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 import attrs
@@ -182,14 +183,20 @@ def render(diag: Diagnostic, source_text: str | None) -> str:
     return "\n".join(out)
 
 
+@functools.lru_cache(maxsize=4)
+def _lines(text: str) -> list[str]:
+    # A file with thousands of diagnostics is split once, not once per diagnostic.
+    return text.splitlines()
+
+
 def _excerpt(span: Span, text: str) -> list[str]:
-    lines = text.splitlines()
-    if span.line > len(lines):
-        # A point just past the last line (end of file without a final newline).
-        lines.append("")
-    if span.line > len(lines):
+    lines = _lines(text)
+    if span.line <= len(lines):
+        line = lines[span.line - 1]
+    elif span.line == len(lines) + 1:
+        line = ""  # a point just past the last line (end of file without a final newline)
+    else:
         return []
-    line = lines[span.line - 1]
     number = str(span.line)
     gutter = " " * (len(number) + 2)
     start = max(span.column, 1)

@@ -21,12 +21,13 @@ import attrs
 from rulelang.ast import Span
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors
 
-__all__ = ["recover", "without_comment"]
+__all__ = ["MAX_SYNTAX_ERRORS", "recover", "without_comment"]
 
 _STUB = 'rulebook "-"\ncurrency "-"\n'  # after `currency`, `extends` is no longer allowed
 _STUB_LINES = 2
 _NOT_TOP = ("", " ", "\t", "\f", "#")
 _MAX_PER_ITEM = 8  # syntax errors looked for inside one top-level item
+MAX_SYNTAX_ERRORS = 100  # past this, the file is probably not a rules file at all
 
 ParseChunk = Callable[[str], list[Diagnostic]]
 
@@ -39,9 +40,17 @@ def recover(text: str, first: Diagnostic, parse_chunk: ParseChunk) -> list[Diagn
     """
     lines = text.split("\n")[:-1]
     found: dict[tuple[int, int], Diagnostic] = {(first.span.line, first.span.column): first}
+    syntax = 1
     for start, end in _items(lines):
         for d in _item_errors(lines, start, end, parse_chunk):
             found.setdefault((d.span.line, d.span.column), d)
+            syntax += d.code < "E100"
+        if syntax >= MAX_SYNTAX_ERRORS:
+            last = max(found)
+            note = (f"the first {MAX_SYNTAX_ERRORS} syntax errors are reported; fix them and "
+                    "check again for more", None)
+            found[last] = attrs.evolve(found[last], notes=found[last].notes + (note,))
+            break
     return RuleErrors(found.values()).diagnostics
 
 

@@ -6,6 +6,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -439,3 +441,15 @@ def test_mutated_rulebooks_check_without_crashing(edits):
         for d in diags:
             assert render(d, Path(d.span.file).read_text(encoding="utf-8"))
         assert program is not None or any(d.is_error for d in diags)
+
+
+def test_check_does_not_load_the_engine():
+    """`rulelang check` imports neither the engine nor the compiler (it must start quickly)."""
+    code = ("import sys; from rulelang_cli.main import main\n"
+            "try:\n    main(['check', 'rulesets/classic_1961.rules'])\n"
+            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "loaded = [m for m in ('rulelang.engine.game', 'rulelang.compile', 'rulelang.runner')"
+            " if m in sys.modules]\nassert loaded == [], loaded\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0, result.stderr

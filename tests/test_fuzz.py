@@ -1,0 +1,249 @@
+"""No input makes the checker raise: random text and bytes, rulebooks generated from the grammar,
+mutations of every ruleset, and the awkward files (empty, a directory, missing, huge).
+
+The budget is small in CI; `RULELANG_FUZZ_EXAMPLES=N` runs N examples per property (the longer
+run of docs/performance.md). Each example goes through `check_path` as the CLI calls it and
+every diagnostic is rendered, so a crash anywhere between reading and rendering fails here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from rulelang import parse as parse_module
+from rulelang.check import check_path
+from rulelang.diagnostics import CODES, RuleError, RuleErrors, render, to_json
+from rulelang.parse import parse_text
+from rulelang.recover import MAX_SYNTAX_ERRORS
+from rulelang_cli.check_cmd import check as check_cmd
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = sorted((ROOT / "rulesets").rglob("*.rules"))
+SOURCES = {p.name: p.read_text(encoding="utf-8") for p in RULESETS}
+EXAMPLES = int(os.environ.get("RULELANG_FUZZ_EXAMPLES", "40"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """A folder holding copies of the rulesets, so that mutated files can extend them."""
+    path = tmp_path_factory.mktemp("fuzz")
+    for p in RULESETS:
+        shutil.copy(p, path / p.name)
+    return path
+
+
+def _check(folder: Path, data: bytes | str) -> list:
+    """Write `data` as a rules file in `folder`, check it, render it; return the diagnostics."""
+    path = folder / "fuzzed.rules"
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8", errors="surrogatepass")
+    else:
+        path.write_bytes(data)
+    program, diags = check_path(str(path))
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for d in diags:
+        assert d.code in CODES and d.message and d.span.line >= 0
+        assert render(d, text) and to_json(d)
+    assert program is not None or any(d.is_error for d in diags)
+    return diags
+
+
+# ---------------------------------------------------------------- random input
+
+_PIECES = st.sampled_from(
+    list('abrulesetwhn :,"$%.#\n\t\r 0123456789x_=-é\'@') + [
+        "rule ", "when ", "board:\n", "  ", "\n  ", '"GO"', "$50", "to ", "a player lands on ",
+        "rulebook \"R\"\n", "extends \"classic_1961.rules\"\n", "deck \"Chance\":\n",
+        "  card \"A\" \"B\": ", "option o:\n", "replace rule salary:\n", "draw from ", "\x00"])
+
+
+@FUZZ
+@given(st.lists(_PIECES, max_size=80).map("".join))
+def test_random_text(folder, text):
+    """Text made of the language's own pieces, in any order."""
+    _check(folder, text)
+
+
+@FUZZ
+@given(st.text(max_size=400))
+def test_random_unicode(folder, text):
+    """Any Unicode text at all."""
+    _check(folder, text)
+
+
+@FUZZ
+@given(st.binary(max_size=400))
+def test_random_bytes(folder, data):
+    """Any bytes, UTF-8 or not."""
+    diags = _check(folder, data)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        assert [d.code for d in diags] == ["E011"]
+
+
+# ---------------------------------------------------------------- mutations of the rulesets
+
+_TOKEN = re.compile(r'"[^"\n]*"|\$-?\d+|\d+%|x\d+|\w+|\n[ \t]*|[ \t]+|.', re.S)
+
+
+@st.composite
+def _mutated(draw, unit: str):
+    """A ruleset with tokens or lines deleted, duplicated or swapped."""
+    text = SOURCES[draw(st.sampled_from(sorted(SOURCES)))]
+    parts = _TOKEN.findall(text) if unit == "token" else text.splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(parts) - 1))
+        op = draw(st.sampled_from(["delete", "duplicate", "swap"]))
+        if op == "delete":
+            del parts[i]
+        elif op == "duplicate":
+            parts.insert(i, parts[i])
+        else:
+            j = draw(st.integers(0, len(parts) - 1))
+            parts[i], parts[j] = parts[j], parts[i]
+    return "".join(parts)
+
+
+@FUZZ
+@given(_mutated("token"))
+def test_token_mutations(folder, text):
+    """Every ruleset with tokens deleted, duplicated or swapped."""
+    _syntax_errors_in_order(text)
+    _check(folder, text)
+
+
+@FUZZ
+@given(_mutated("line"))
+def test_line_mutations(folder, text):
+    """Every ruleset with lines deleted, duplicated or swapped."""
+    _syntax_errors_in_order(text)
+    _check(folder, text)
+
+
+def _syntax_errors_in_order(text: str) -> None:
+    """Recovery keeps the first syntax error first and adds only later ones, each once."""
+    try:
+        parse_text(text, "m.rules")
+        return
+    except RuleErrors as e:
+        diags = e.diagnostics
+    except RuleError as e:
+        return
+    positions = [(d.span.line, d.span.column) for d in diags]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
+
+
+# ---------------------------------------------------------------- from the grammar
+
+_NAMES = ["street", "railroad", "utility", "property", "space", "cards", "plain", "tax",
+          "jail_fine", "players", "starting_cash", "winner", "richest", "salary", "rent_rule",
+          "one_ring", "highest_roll", "houses"]
+_SPACE_NAMES = ['"GO"', '"Boardwalk"', '"Chance"', '"Jail"', '"Purple"', '"Go To Jail"', '"X"',
+                '"Community Chest"', '"Mediterranean Avenue"', '"Eye"', '"first"']
+
+
+def _layout(text: str) -> str:
+    """Turn the generator's \\x01 (indent) and \\x02 (dedent) into indented lines."""
+    out, depth = [], 0
+    for line in text.split("\n"):
+        while line[:1] in ("\x01", "\x02") or line[:1].isspace() and line.strip():
+            if line[0] == "\x01":
+                depth += 1
+            elif line[0] == "\x02":
+                depth -= 1
+            line = line[1:]
+        depth -= line.count("\x02")
+        line = line.replace("\x02", "").strip(" \t\f")
+        out.append("  " * depth + line if line else "")
+    return "\n".join(out)
+
+
+def _grammar_rulebooks():
+    lark = Lark(parse_module._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+                lexer="contextual", postlex=parse_module._Indenter())
+    spaced = {t.name: st.just(f" {t.pattern.value} ") for t in lark.terminals
+              if t.pattern.type == "str"}
+    word = lambda values: st.sampled_from(values).map(lambda v: f" {v} ")  # noqa: E731
+    explicit = {
+        **spaced,
+        "STRING": word(_SPACE_NAMES),
+        "NAME": word(_NAMES),
+        "INT": st.integers(0, 12).map(lambda n: f" {n} "),
+        "MONEY": st.integers(0, 500).map(lambda n: f" ${n} "),
+        "PERCENT": st.integers(0, 200).map(lambda n: f" {n}% "),
+        "MULT": st.integers(0, 12).map(lambda n: f" x{n} "),
+        "COMMENT": st.just(""),
+        "_NL": st.just("\n"),
+        "_INDENT": st.just("\x01"),
+        "_DEDENT": st.just("\x02"),
+    }
+    return from_lark(lark, explicit=explicit).map(_layout)
+
+
+@FUZZ
+@given(_grammar_rulebooks())
+def test_generated_rulebooks_parse_and_check(folder, text):
+    """A rulebook the grammar generates parses, and checks without raising."""
+    try:
+        parse_text(text, "generated.rules")
+    except RuleErrors as e:
+        codes = {d.code for d in e.diagnostics}
+        assert codes <= {"E202", "E204", "E205", "E208", "E009", "E010", "E013"}, \
+            [render(d, text) for d in e.diagnostics]
+    except RuleError as e:
+        assert e.diagnostic.code in {"E202", "E204", "E205", "E208", "E009", "E010", "E013"}, \
+            render(e.diagnostic, text)
+    _check(folder, text)
+
+
+# ---------------------------------------------------------------- awkward files
+
+
+def test_awkward_paths(tmp_path):
+    """An empty file, a directory, a missing file: one diagnostic each, no exception."""
+    (tmp_path / "empty.rules").write_text("", encoding="utf-8")
+    (tmp_path / "blank.rules").write_text("\n\n   \n# only a comment\n", encoding="utf-8")
+    cases = {"empty.rules": "E008", "blank.rules": "E008", "missing.rules": "E401", ".": "E401"}
+    for name, code in cases.items():
+        program, diags = check_path(str(tmp_path / name))
+        assert program is None and [d.code for d in diags] == [code]
+
+
+def test_awkward_paths_on_the_command_line(tmp_path):
+    """The CLI: an empty file exits 1 with E008; a directory or a missing file exits 2."""
+    (tmp_path / "empty.rules").write_text("", encoding="utf-8")
+    runner = CliRunner()
+    empty = runner.invoke(check_cmd, [str(tmp_path / "empty.rules")])
+    assert empty.exit_code == 1 and "error[E008]" in empty.output
+    for path in (tmp_path, tmp_path / "missing.rules"):
+        result = runner.invoke(check_cmd, [str(path)])
+        assert result.exit_code == 2 and "Usage" in result.output
+
+
+def test_huge_files(folder):
+    """A 1 MB rulebook and 5 MB of junk check without raising, in linear time."""
+    rule = ('rule r{i}:\n  cite "fuzz", "huge"\n'
+            '  when a player lands on "Boardwalk" if option o{i}: collect $1\n')
+    valid = 'rulebook "Huge"\nextends "classic_1961.rules"\n' + "".join(
+        rule.format(i=i) for i in range(6_000))
+    start = time.perf_counter()
+    diags = _check(folder, valid)
+    assert {d.code for d in diags} == {"E107"}
+    junk = ("rule @ when: pay $ ~~ \n" * 220_000)
+    diags = _check(folder, junk)
+    assert 1 < len(diags) <= MAX_SYNTAX_ERRORS + 1
+    assert time.perf_counter() - start < 120  # a guard against a quadratic path, not a timing
