@@ -8,6 +8,7 @@ answer is validated (see actions.py).
 
 from __future__ import annotations
 
+import bisect
 import json
 import random
 from typing import Callable, Sequence
@@ -57,12 +58,13 @@ class Game:
         self.version = 0  # bumped whenever a deed changes hands
         self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
         self.build_version = 0  # bumped whenever a building is bought or sold
+        # per seat: bumped whenever its deeds, their mortgages or their buildings change
+        self.seat_version = [0] * n
         self._whole_key = -1
         self._whole: tuple[int, ...] = ()
-        self._mortgaged_key = self._mortgaged_key2 = -1
-        self._holdings_key = -1
-        self._holdings: tuple[tuple[int, ...], ...] = ()
-        self._mortgaged: tuple[tuple[int, ...], ...] = ()
+        self._pairs_key = -1
+        self._pairs: tuple[tuple[int, int, int], ...] = ()
+        self._holdings: list[list[int]] | None = None  # built on first use, then kept
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         size = rulebook.size
@@ -221,30 +223,42 @@ class Game:
             self._whole_key = self.version
         return self._whole
 
-    def holdings(self) -> tuple[tuple[int, ...], ...]:
-        """For each seat, the deeds it holds in board order (cached per ownership)."""
-        if self._holdings_key != self.version:
+    def holdings(self) -> list[list[int]]:
+        """For each seat, the deeds it holds in board order (kept up to date; do not modify)."""
+        if self._holdings is None:
             owner = self.state.owner
-            lots = [[] for _ in range(self.state.players)]
+            lots: list[list[int]] = [[] for _ in range(self.state.players)]
             for q in self.rulebook.properties:
                 if owner[q] >= 0:
                     lots[owner[q]].append(q)
-            self._holdings = tuple(tuple(x) for x in lots)
-            self._holdings_key = self.version
+            self._holdings = lots
         return self._holdings
 
-    def mortgaged_lots(self) -> tuple[tuple[int, ...], ...]:
-        """For each seat, its mortgaged lots (cached per ownership and mortgage change)."""
-        if self._mortgaged_key != self.version or self._mortgaged_key2 != self.mortgage_version:
-            st = self.state
-            lots = [[] for _ in range(st.players)]
-            for q in self.rulebook.properties:
-                if st.mortgaged[q] and st.owner[q] >= 0:
-                    lots[st.owner[q]].append(q)
-            self._mortgaged = tuple(tuple(x) for x in lots)
-            self._mortgaged_key = self.version
-            self._mortgaged_key2 = self.mortgage_version
-        return self._mortgaged
+    def pair_groups(self) -> tuple[tuple[int, int, int], ...]:
+        """(group, a, b) for each group owned whole by exactly two seats a < b (cached per
+        ownership): the groups a trade between those two could complete."""
+        if self._pairs_key != self.version:
+            owner = self.state.owner
+            out = []
+            for g, members in enumerate(self.rulebook.groups):
+                a = b = -1
+                for q in members:
+                    o = owner[q]
+                    if o < 0:
+                        break
+                    if o != a and o != b:
+                        if a < 0:
+                            a = o
+                        elif b < 0:
+                            b = o
+                        else:
+                            break
+                else:
+                    if b >= 0:
+                        out.append((g, min(a, b), max(a, b)))
+            self._pairs = tuple(out)
+            self._pairs_key = self.version
+        return self._pairs
 
     # ------------------------------------------------------------ dice and movement
 
@@ -342,7 +356,18 @@ class Game:
         self.pay_rent(seat, self.state.position[seat], ctx)
 
     def give_deed(self, pos: int, seat: int) -> None:
-        self.state.owner[pos] = seat
+        owner = self.state.owner
+        held = self._holdings
+        old = owner[pos]
+        if old >= 0:
+            self.seat_version[old] += 1
+            if held is not None:
+                held[old].remove(pos)
+        if seat >= 0:
+            self.seat_version[seat] += 1
+            if held is not None:
+                bisect.insort(held[seat], pos)
+        owner[pos] = seat
         self.version += 1
         if self._log:
             self.emit("deed", space=self.rulebook.spaces[pos].name,
@@ -660,6 +685,7 @@ class Game:
                     # the bank is the lender: the deed comes back to it free of the mortgage
                     st.mortgaged[pos] = False
                     self.mortgage_version += 1
+                    self.seat_version[seat] += 1
                     if self._log:
                         self.emit("mortgage_cancelled", space=self.rulebook.spaces[pos].name)
                 self.give_deed(pos, -1)
