@@ -423,8 +423,9 @@ def means(game, seat) -> int:
 def can_raise(game, seat) -> bool:
     """Whether the player still has a building to sell or a lot to mortgage."""
     st = game.state
-    for pos in game.rulebook.properties:
-        if st.owner[pos] == seat and (st.houses[pos] or st.hotels[pos] or not st.mortgaged[pos]):
+    houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+    for pos in game.holdings()[seat]:
+        if houses[pos] or hotels[pos] or not mortgaged[pos]:
             return True
     return False
 

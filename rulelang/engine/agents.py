@@ -90,6 +90,8 @@ class DefaultAgent(Agent):
         self._idle_key = (-1, False, False)
         self._idle_need = 0
         self._cheapest = 0
+        self._bid_key = (-1, -1)
+        self._bid_value = 0
 
     def seat_at(self, game, seat):
         rb = game.rulebook
@@ -104,7 +106,13 @@ class DefaultAgent(Agent):
     def bid(self, game, seat, lot, high):
         st = game.state
         if lot.kind == "deed":
-            value = int(game.rulebook.spaces[lot.pos].price * _wants(game, seat, lot.pos))
+            # the lot's value stays the same through the rounds of one auction
+            key = (game.version, lot.pos)
+            if key != self._bid_key:
+                self._bid_key = key
+                self._bid_value = int(game.rulebook.spaces[lot.pos].price
+                                      * _wants(game, seat, lot.pos))
+            value = self._bid_value
         else:
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
         limit = min(value, st.cash[seat] - self.reserve // 3)

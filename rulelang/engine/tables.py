@@ -43,10 +43,10 @@ class Space:
     hotel_cost: int = 0
     rents: tuple[int, ...] = ()
     multipliers: tuple[int, ...] = ()
+    is_property: bool = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def is_property(self) -> bool:
-        return self.kind in PROPERTY_KINDS
+    def __attrs_post_init__(self):
+        object.__setattr__(self, "is_property", self.kind in PROPERTY_KINDS)
 
 
 @frozen
