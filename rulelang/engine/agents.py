@@ -169,11 +169,11 @@ class DefaultAgent(Agent):
         return None
 
     def _full_groups(self, game, seat) -> tuple[int, ...]:
-        """The street groups the player owns whole (cached until a deed changes hands)."""
-        if self._full_version != game.version:
+        """The street groups the player owns whole (cached until the player's holdings change)."""
+        if self._full_version != game.seat_version[seat]:
             whole = game.whole_groups()
             self._full = tuple(g for g in game.rulebook.street_groups if whole[g] == seat)
-            self._full_version = game.version
+            self._full_version = game.seat_version[seat]
         return self._full
 
     def manage(self, game, seat):
@@ -265,12 +265,13 @@ class DefaultAgent(Agent):
             return None
         st, rb = game.state, game.rulebook
         owner = st.owner
-        streets = rb.street_groups
+        pairs = game.pair_groups()
         # the street groups shared whole with one other player, free of buildings
-        shared = [
-            (g, b if seat == a else a) for g, a, b in game.pair_groups()
-            if (seat == a or seat == b) and g in streets and not act.group_has_buildings(game, g)
-        ]
+        shared = []
+        for g in rb.street_groups:
+            pair = pairs[g]
+            if pair is not None and seat in pair and not act.group_has_buildings(game, g):
+                shared.append((g, pair[1] if seat == pair[0] else pair[0]))
         for g, other in shared:
             theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
             # lots of mine that complete one of the other player's groups, for theirs

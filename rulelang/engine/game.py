@@ -60,11 +60,10 @@ class Game:
         self.build_version = 0  # bumped whenever a building is bought or sold
         # per seat: bumped whenever its deeds, their mortgages or their buildings change
         self.seat_version = [0] * n
-        self._whole_key = -1
-        self._whole: tuple[int, ...] = ()
-        self._pairs_key = -1
-        self._pairs: tuple[tuple[int, int, int], ...] = ()
-        self._holdings: list[list[int]] | None = None  # built on first use, then kept
+        # who holds what, for agents: built from the state on first use, then kept by give_deed
+        self._holdings: list[list[int]] | None = None
+        self._whole: list[int] = []
+        self._pairs: list[tuple[int, int] | None] = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         size = rulebook.size
@@ -207,58 +206,56 @@ class Game:
 
     # ------------------------------------------------------------ derived views for agents
 
-    def whole_groups(self) -> tuple[int, ...]:
-        """For each group, the seat that owns all of it, or -1 (cached per ownership)."""
-        if self._whole_key != self.version:
-            owner = self.state.owner
-            out = []
-            for members in self.rulebook.groups:
-                o = owner[members[0]]
-                for q in members:
-                    if owner[q] != o:
-                        o = -1
-                        break
-                out.append(o)
-            self._whole = tuple(out)
-            self._whole_key = self.version
-        return self._whole
-
     def holdings(self) -> list[list[int]]:
         """For each seat, the deeds it holds in board order (kept up to date; do not modify)."""
         if self._holdings is None:
-            owner = self.state.owner
-            lots: list[list[int]] = [[] for _ in range(self.state.players)]
-            for q in self.rulebook.properties:
-                if owner[q] >= 0:
-                    lots[owner[q]].append(q)
-            self._holdings = lots
+            self._track_ownership()
         return self._holdings
 
-    def pair_groups(self) -> tuple[tuple[int, int, int], ...]:
-        """(group, a, b) for each group owned whole by exactly two seats a < b (cached per
-        ownership): the groups a trade between those two could complete."""
-        if self._pairs_key != self.version:
-            owner = self.state.owner
-            out = []
-            for g, members in enumerate(self.rulebook.groups):
-                a = b = -1
-                for q in members:
-                    o = owner[q]
-                    if o < 0:
-                        break
-                    if o != a and o != b:
-                        if a < 0:
-                            a = o
-                        elif b < 0:
-                            b = o
-                        else:
-                            break
-                else:
-                    if b >= 0:
-                        out.append((g, min(a, b), max(a, b)))
-            self._pairs = tuple(out)
-            self._pairs_key = self.version
+    def whole_groups(self) -> list[int]:
+        """For each group, the seat that owns all of it, or -1 (kept up to date)."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._whole
+
+    def pair_groups(self) -> list[tuple[int, int] | None]:
+        """For each group, (a, b) if seats a < b own all of it between them, else None: the
+        groups a trade between those two could complete (kept up to date)."""
+        if self._holdings is None:
+            self._track_ownership()
         return self._pairs
+
+    def _track_ownership(self) -> None:
+        owner = self.state.owner
+        lots: list[list[int]] = [[] for _ in range(self.state.players)]
+        for q in self.rulebook.properties:
+            if owner[q] >= 0:
+                lots[owner[q]].append(q)
+        self._holdings = lots
+        groups = self.rulebook.groups
+        self._whole = [-1] * len(groups)
+        self._pairs = [None] * len(groups)
+        for g in range(len(groups)):
+            self._group_changed(g)
+
+    def _group_changed(self, g: int) -> None:
+        owner = self.state.owner
+        a = b = -1
+        for q in self.rulebook.groups[g]:
+            o = owner[q]
+            if o < 0:
+                a = b = -2
+                break
+            if o != a and o != b:
+                if a < 0:
+                    a = o
+                elif b < 0:
+                    b = o
+                else:
+                    a = b = -2
+                    break
+        self._whole[g] = a if a >= 0 and b < 0 else -1
+        self._pairs[g] = (min(a, b), max(a, b)) if b >= 0 else None
 
     # ------------------------------------------------------------ dice and movement
 
@@ -368,6 +365,8 @@ class Game:
             if held is not None:
                 bisect.insort(held[seat], pos)
         owner[pos] = seat
+        if held is not None and self.rulebook.group_of[pos] >= 0:
+            self._group_changed(self.rulebook.group_of[pos])
         self.version += 1
         if self._log:
             self.emit("deed", space=self.rulebook.spaces[pos].name,
