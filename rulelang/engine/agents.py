@@ -85,8 +85,6 @@ class DefaultAgent(Agent):
     def __init__(self, reserve: int = 150):
         self.reserve = reserve
         self._traded_at = -1
-        self._full_version = -1
-        self._full: tuple[int, ...] = ()
         self._idle_key = (-1, False, False)
         self._idle_need = 0
         self._cheapest = 0
@@ -122,7 +120,7 @@ class DefaultAgent(Agent):
 
     def jail(self, game, seat):
         st = game.state
-        unowned = sum(1 for q in game.rulebook.properties if st.owner[q] < 0)
+        unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned > 6:
             if st.jail_cards[seat]:
                 return "card"
@@ -141,7 +139,7 @@ class DefaultAgent(Agent):
         owned = game.holdings()[seat]
         mortgaged, spaces = st.mortgaged, rb.spaces
         # 1. mortgage lots outside whole groups, cheapest first
-        full = self._full_groups(game, seat)
+        full = game.whole_streets()[seat]
         group_of, is_street = rb.group_of, rb.is_street
         best, least = -1, 0
         for q in owned:
@@ -167,14 +165,6 @@ class DefaultAgent(Agent):
         if rest:
             return Mortgage(min(rest, key=lambda q: spaces[q].mortgage))
         return None
-
-    def _full_groups(self, game, seat) -> tuple[int, ...]:
-        """The street groups the player owns whole (cached until the player's holdings change)."""
-        if self._full_version != game.seat_version[seat]:
-            whole = game.whole_groups()
-            self._full = tuple(g for g in game.rulebook.street_groups if whole[g] == seat)
-            self._full_version = game.seat_version[seat]
-        return self._full
 
     def manage(self, game, seat):
         st = game.state
@@ -203,7 +193,7 @@ class DefaultAgent(Agent):
         st, rb = game.state, game.rulebook
         reserve = self.reserve
         need = _NEVER
-        full = self._full_groups(game, seat)
+        full = game.whole_streets()[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
         mortgaged = st.mortgaged
         if cash < reserve * 2:
@@ -307,7 +297,7 @@ class DefaultAgent(Agent):
         return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
 
     def wants_building(self, game, seat, kind):
-        return bool(self._full_groups(game, seat)) and game.state.cash[seat] > self.reserve * 2
+        return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
 
 
 class RandomAgent(Agent):

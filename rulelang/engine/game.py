@@ -64,6 +64,7 @@ class Game:
         self._holdings: list[list[int]] | None = None
         self._whole: list[int] = []
         self._pairs: list[tuple[int, int] | None] = []
+        self._streets: list[tuple[int, ...]] = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         size = rulebook.size
@@ -225,6 +226,12 @@ class Game:
             self._track_ownership()
         return self._pairs
 
+    def whole_streets(self) -> list[tuple[int, ...]]:
+        """For each seat, the street groups (those that take buildings) it owns whole."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._streets
+
     def _track_ownership(self) -> None:
         owner = self.state.owner
         lots: list[list[int]] = [[] for _ in range(self.state.players)]
@@ -235,6 +242,7 @@ class Game:
         groups = self.rulebook.groups
         self._whole = [-1] * len(groups)
         self._pairs = [None] * len(groups)
+        self._streets = [() for _ in range(self.state.players)]
         for g in range(len(groups)):
             self._group_changed(g)
 
@@ -254,8 +262,18 @@ class Game:
                 else:
                     a = b = -2
                     break
-        self._whole[g] = a if a >= 0 and b < 0 else -1
+        whole = a if a >= 0 and b < 0 else -1
         self._pairs[g] = (min(a, b), max(a, b)) if b >= 0 else None
+        before = self._whole[g]
+        if whole != before:
+            self._whole[g] = whole
+            rb = self.rulebook
+            if rb.is_street[rb.groups[g][0]]:
+                for seat in (before, whole):
+                    if seat >= 0:
+                        self._streets[seat] = tuple(
+                            h for h in rb.street_groups if self._whole[h] == seat
+                        )
 
     # ------------------------------------------------------------ dice and movement
 
