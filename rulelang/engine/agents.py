@@ -61,6 +61,23 @@ class Agent:
 _NEVER = 1 << 62  # more cash than any game holds
 
 
+def _build_steps(game) -> tuple:
+    """Per lot and level, the next building: (cost, rent it adds, hotel?)."""
+    rb, s = game.rulebook, game.settings
+    table = []
+    for sp in rb.spaces:
+        row = []
+        if sp.kind == "street":
+            for low in range(s.max_houses + 1):
+                if low >= s.houses_per_hotel:
+                    cost, gain, hotel = sp.hotel_cost, sp.rents[-1] - sp.rents[low], True
+                else:
+                    cost, gain, hotel = sp.house_cost, sp.rents[low + 1] - sp.rents[low], False
+                row.append((cost, gain, hotel))
+        table.append(tuple(row))
+    return tuple(table)
+
+
 def _wants(game, seat, pos) -> float:
     """How much a lot is worth to the player, relative to its price."""
     st, rb = game.state, game.rulebook
@@ -88,13 +105,25 @@ class DefaultAgent(Agent):
         self._idle_key = (-1, False, False)
         self._idle_need = 0
         self._cheapest = 0
+        self._steps: tuple = ()
+        self._builds: tuple[Build, ...] = ()
         self._bid_key = (-1, -1)
         self._bid_value = 0
+        self._mortgaged_key = (-1, -1)
+        self._mortgaged: tuple[int, ...] = ()
 
     def seat_at(self, game, seat):
-        rb = game.rulebook
-        self._cheapest = min((rb.spaces[q].house_cost for q in rb.properties
-                              if rb.spaces[q].kind == "street"), default=0)
+        # derived once per rulebook, shared by every default agent of every game
+        memo = game.rulebook.memo
+        tables = memo.get("default_agent")
+        if tables is None:
+            steps = _build_steps(game)
+            tables = memo["default_agent"] = (
+                steps,
+                tuple(Build(q) for q in range(game.rulebook.size)),
+                min((c for row in steps for c, _, hotel in row if not hotel), default=0),
+            )
+        self._steps, self._builds, self._cheapest = tables
 
     def buy(self, game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -199,43 +228,38 @@ class DefaultAgent(Agent):
         if cash < reserve * 2:
             need = reserve * 2
         else:
-            for q in game.holdings()[seat]:
-                if mortgaged[q]:
-                    least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
-                    if cash >= least:
-                        return Lift(q), 0
-                    need = min(need, least)
+            key = (game.version, game.mortgage_version)
+            if key != self._mortgaged_key:
+                self._mortgaged_key = key
+                self._mortgaged = tuple(q for q in game.holdings()[seat] if mortgaged[q])
+            for q in self._mortgaged:
+                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+                if cash >= least:
+                    return Lift(q), 0
+                need = min(need, least)
         if not full:
             return None, need
         if cash < reserve + self._cheapest:
             return None, min(need, reserve + self._cheapest)
-        s = game.settings
-        hotel_level = s.max_houses + 1
-        per_hotel = s.houses_per_hotel
+        steps = self._steps
+        hotel_level = game.settings.max_houses + 1
         houses, hotels = st.houses, st.hotels
         best, best_gain = None, 0
         for g in full:
-            members = rb.groups[g]
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
-            for q in members:
+            for q in rb.groups[g]:
                 here = hotel_level if hotels[q] else houses[q]
                 if here < low:
                     low, lot = here, q
             if lot < 0:
                 continue
-            sp = rb.spaces[lot]
-            if low >= per_hotel:
-                if not st.bank_hotels:
-                    continue
-                cost, gain = sp.hotel_cost, sp.rents[-1] - sp.rents[low]
-            else:
-                if not st.bank_houses:
-                    continue
-                cost, gain = sp.house_cost, sp.rents[low + 1] - sp.rents[low]
+            cost, gain, hotel = steps[lot][low]
+            if not (st.bank_hotels if hotel else st.bank_houses):
+                continue
             if mortgaged[lot]:
                 cost += act.lift_cost(game, lot)
-            score = gain * 100 // max(cost, 1)
+            score = gain * 100 // max(cost, 1)  # rent gained per 100 of cost
             if score <= 0:
                 continue
             if cash - cost < reserve:
@@ -245,7 +269,7 @@ class DefaultAgent(Agent):
                 best, best_gain = lot, score
         if best is None:
             return None, need
-        return Build(best), 0
+        return self._builds[best], 0
 
     # -------------------------------------------------------------- trading
 
@@ -255,13 +279,11 @@ class DefaultAgent(Agent):
             return None
         st, rb = game.state, game.rulebook
         owner = st.owner
-        pairs = game.pair_groups()
+        shared = game.shared_streets()[seat]
+        if not shared:
+            return None
         # the street groups shared whole with one other player, free of buildings
-        shared = []
-        for g in rb.street_groups:
-            pair = pairs[g]
-            if pair is not None and seat in pair and not act.group_has_buildings(game, g):
-                shared.append((g, pair[1] if seat == pair[0] else pair[0]))
+        shared = [(g, other) for g, other in shared if not act.group_has_buildings(game, g)]
         for g, other in shared:
             theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
             # lots of mine that complete one of the other player's groups, for theirs

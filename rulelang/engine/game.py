@@ -65,6 +65,7 @@ class Game:
         self._whole: list[int] = []
         self._pairs: list[tuple[int, int] | None] = []
         self._streets: list[tuple[int, ...]] = []
+        self._shared: list[tuple[tuple[int, int], ...]] = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         size = rulebook.size
@@ -219,12 +220,12 @@ class Game:
             self._track_ownership()
         return self._whole
 
-    def pair_groups(self) -> list[tuple[int, int] | None]:
-        """For each group, (a, b) if seats a < b own all of it between them, else None: the
-        groups a trade between those two could complete (kept up to date)."""
+    def shared_streets(self) -> list[tuple[tuple[int, int], ...]]:
+        """For each seat, (group, other seat) for each street group that it and one other
+        player own whole between them: the groups a trade between the two could complete."""
         if self._holdings is None:
             self._track_ownership()
-        return self._pairs
+        return self._shared
 
     def whole_streets(self) -> list[tuple[int, ...]]:
         """For each seat, the street groups (those that take buildings) it owns whole."""
@@ -243,6 +244,7 @@ class Game:
         self._whole = [-1] * len(groups)
         self._pairs = [None] * len(groups)
         self._streets = [() for _ in range(self.state.players)]
+        self._shared = [() for _ in range(self.state.players)]
         for g in range(len(groups)):
             self._group_changed(g)
 
@@ -263,17 +265,32 @@ class Game:
                     a = b = -2
                     break
         whole = a if a >= 0 and b < 0 else -1
-        self._pairs[g] = (min(a, b), max(a, b)) if b >= 0 else None
-        before = self._whole[g]
-        if whole != before:
-            self._whole[g] = whole
-            rb = self.rulebook
-            if rb.is_street[rb.groups[g][0]]:
-                for seat in (before, whole):
-                    if seat >= 0:
-                        self._streets[seat] = tuple(
-                            h for h in rb.street_groups if self._whole[h] == seat
+        pair = (min(a, b), max(a, b)) if b >= 0 else None
+        before_pair, before_whole = self._pairs[g], self._whole[g]
+        self._pairs[g] = pair
+        self._whole[g] = whole
+        rb = self.rulebook
+        if rb.is_street[rb.groups[g][0]]:
+            if pair != before_pair:
+                for p in (before_pair or ()) + (pair or ()):
+                    self._shared[p] = self._shared_of(p)
+            if whole != before_whole:
+                for p in (before_whole, whole):
+                    if p >= 0:
+                        self._streets[p] = tuple(
+                            h for h in rb.street_groups if self._whole[h] == p
                         )
+
+    def _shared_of(self, seat: int) -> tuple[tuple[int, int], ...]:
+        out = []
+        for h in self.rulebook.street_groups:
+            pair = self._pairs[h]
+            if pair is not None:
+                if pair[0] == seat:
+                    out.append((h, pair[1]))
+                elif pair[1] == seat:
+                    out.append((h, pair[0]))
+        return tuple(out)
 
     # ------------------------------------------------------------ dice and movement
 

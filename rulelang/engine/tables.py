@@ -107,6 +107,8 @@ class Rulebook:
     group_of: tuple[int, ...] = attrs.field(init=False)  # per space, its group or -1
     street_groups: tuple[int, ...] = attrs.field(init=False)  # groups that take buildings
     is_street: tuple[bool, ...] = attrs.field(init=False)  # per space
+    # what agents derive from the rulebook once and share between games, by their own keys
+    memo: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self):
         n = len(self.spaces)
