@@ -107,6 +107,8 @@ class DefaultAgent(Agent):
         self._cheapest = 0
         self._steps: tuple = ()
         self._builds: tuple[Build, ...] = ()
+        self._sells: tuple[Sell, ...] = ()
+        self._mortgages: tuple[Mortgage, ...] = ()
         self._bid_key = (-1, -1)
         self._bid_value = 0
         self._mortgaged_key = (-1, -1)
@@ -118,12 +120,16 @@ class DefaultAgent(Agent):
         tables = memo.get("default_agent")
         if tables is None:
             steps = _build_steps(game)
+            lots = range(game.rulebook.size)
             tables = memo["default_agent"] = (
                 steps,
-                tuple(Build(q) for q in range(game.rulebook.size)),
                 min((c for row in steps for c, _, hotel in row if not hotel), default=0),
+                # actions are immutable values: one of each per lot serves every game
+                tuple(Build(q) for q in lots),
+                tuple(Sell(q) for q in lots),
+                tuple(Mortgage(q) for q in lots),
             )
-        self._steps, self._builds, self._cheapest = tables
+        self._steps, self._cheapest, self._builds, self._sells, self._mortgages = tables
 
     def buy(self, game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -181,18 +187,26 @@ class DefaultAgent(Agent):
             if best < 0 or value < least:
                 best, least = q, value
         if best >= 0:
-            return Mortgage(best)
-        # 2. sell buildings, evenly, from the cheapest group
-        built_lots = [q for q in owned if st.houses[q] or st.hotels[q]]
-        if built_lots:
-            top = max(built_lots, key=lambda q: (act.level(game, q), -rb.spaces[q].house_cost))
-            if st.hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
+            return self._mortgages[best]
+        # 2. sell buildings, evenly, from the cheapest group: the highest level, then the
+        # cheapest house
+        houses, hotels = st.houses, st.hotels
+        hotel_level = game.settings.max_houses + 1
+        top, top_level, top_cost = -1, 0, 0
+        for q in owned:
+            level = hotel_level if hotels[q] else houses[q]
+            if level:
+                cost = spaces[q].house_cost
+                if level > top_level or (level == top_level and cost < top_cost):
+                    top, top_level, top_cost = q, level, cost
+        if top >= 0:
+            if hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
                 return SellAll(top)
-            return Sell(top)
+            return self._sells[top]
         # 3. mortgage what is left
         rest = [q for q in owned if not mortgaged[q]]
         if rest:
-            return Mortgage(min(rest, key=lambda q: spaces[q].mortgage))
+            return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
 
     def manage(self, game, seat):
