@@ -211,14 +211,8 @@ class _Env:
         owner = target.owner if isinstance(target, ast.SpaceByKind) else None
         if owner is not None:
             tests.insert(0, _owner_test(owner))
-        if not tests and len(effects) == 1:
-            (effect,) = effects
-
-            def hook(g, p, ctx):
-                g.rule = name
-                effect(g, p, ctx)
-
-            return hook
+        if len(effects) == 1 and len(tests) <= 1:
+            return _single(name, effects[0], owner if tests else None, tests)
         tests = tuple(tests)
 
         def hook(g, p, ctx):
@@ -338,6 +332,33 @@ class _Env:
 
 def _count_lap(g, p, ctx):
     g.state.laps[p] += 1
+
+
+def _single(name, effect, owner, tests):
+    """The common shapes of a hook, one effect and at most an owner filter, made direct."""
+    if not tests:
+        def hook(g, p, ctx):
+            g.rule = name
+            effect(g, p, ctx)
+    elif owner == "nobody":
+        def hook(g, p, ctx):
+            if g._landed_owner < 0:
+                g.rule = name
+                effect(g, p, ctx)
+    elif owner == "other":
+        def hook(g, p, ctx):
+            o = g._landed_owner
+            if o >= 0 and o != p:
+                g.rule = name
+                effect(g, p, ctx)
+    else:
+        (test,) = tests
+
+        def hook(g, p, ctx):
+            if test(g, p):
+                g.rule = name
+                effect(g, p, ctx)
+    return hook
 
 
 def _named(name, fn):

@@ -59,6 +59,9 @@ class Agent:
         return lots[0]
 
 
+_NEVER = 1 << 62  # more cash than any game holds
+
+
 def _wants(game, seat, pos) -> float:
     """How much a lot is worth to the player, relative to its price."""
     st, rb = game.state, game.rulebook
@@ -83,18 +86,14 @@ class DefaultAgent(Agent):
     def __init__(self, reserve: int = 150):
         self.reserve = reserve
         self._traded_at = -1
-        self._full_version = -1
-        self._full: tuple[int, ...] = ()
-        self._idle_key = (-1, -1, -1)
-        self._idle_cash = 0
+        self._idle_key = (-1, False, False)
+        self._idle_need = 0
         self._cheapest = 0
-        self._streets: tuple[int, ...] = ()
+        self._bid_key = (-1, -1)
+        self._bid_value = 0
 
     def seat_at(self, game, seat):
         rb = game.rulebook
-        self._streets = tuple(
-            i for i, members in enumerate(rb.groups) if rb.spaces[members[0]].kind == "street"
-        )
         self._cheapest = min((rb.spaces[q].house_cost for q in rb.properties
                               if rb.spaces[q].kind == "street"), default=0)
 
@@ -106,7 +105,13 @@ class DefaultAgent(Agent):
     def bid(self, game, seat, lot, high):
         st = game.state
         if lot.kind == "deed":
-            value = int(game.rulebook.spaces[lot.pos].price * _wants(game, seat, lot.pos))
+            # the lot's value stays the same through the rounds of one auction
+            key = (game.version, lot.pos)
+            if key != self._bid_key:
+                self._bid_key = key
+                self._bid_value = int(game.rulebook.spaces[lot.pos].price
+                                      * _wants(game, seat, lot.pos))
+            value = self._bid_value
         else:
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
         limit = min(value, st.cash[seat] - self.reserve // 3)
@@ -116,7 +121,7 @@ class DefaultAgent(Agent):
 
     def jail(self, game, seat):
         st = game.state
-        unowned = sum(1 for q in game.rulebook.properties if st.owner[q] < 0)
+        unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned > 6:
             if st.jail_cards[seat]:
                 return "card"
@@ -133,67 +138,81 @@ class DefaultAgent(Agent):
     def raise_funds(self, game, seat, owed):
         st, rb = game.state, game.rulebook
         owned = game.holdings()[seat]
+        mortgaged, spaces = st.mortgaged, rb.spaces
         # 1. mortgage lots outside whole groups, cheapest first
-        full = self._full_groups(game, seat)
-        loose = [q for q in owned if not st.mortgaged[q] and rb.spaces[q].group not in full
-                 and (rb.spaces[q].kind != "street"
-                      or not act.group_has_buildings(game, rb.spaces[q].group))]
-        if loose:
-            return Mortgage(min(loose, key=lambda q: rb.spaces[q].mortgage))
+        full = game.whole_streets()[seat]
+        group_of, is_street = rb.group_of, rb.is_street
+        best, least = -1, 0
+        for q in owned:
+            if mortgaged[q]:
+                continue
+            g = group_of[q]
+            if g in full or (is_street[q] and act.group_has_buildings(game, g)):
+                continue
+            value = spaces[q].mortgage
+            if best < 0 or value < least:
+                best, least = q, value
+        if best >= 0:
+            return Mortgage(best)
         # 2. sell buildings, evenly, from the cheapest group
-        built = [q for q in owned if st.houses[q] or st.hotels[q]]
-        if built:
-            top = max(built, key=lambda q: (act.level(game, q), -rb.spaces[q].house_cost))
+        built_lots = [q for q in owned if st.houses[q] or st.hotels[q]]
+        if built_lots:
+            top = max(built_lots, key=lambda q: (act.level(game, q), -rb.spaces[q].house_cost))
             if st.hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
                 return SellAll(top)
             return Sell(top)
         # 3. mortgage what is left
-        rest = [q for q in owned if not st.mortgaged[q]]
+        rest = [q for q in owned if not mortgaged[q]]
         if rest:
-            return Mortgage(min(rest, key=lambda q: rb.spaces[q].mortgage))
+            return Mortgage(min(rest, key=lambda q: spaces[q].mortgage))
         return None
-
-    def _full_groups(self, game, seat) -> tuple[int, ...]:
-        """The street groups the player owns whole (cached until a deed changes hands)."""
-        if self._full_version != game.version:
-            whole = game.whole_groups()
-            self._full = tuple(g for g in self._streets if whole[g] == seat)
-            self._full_version = game.version
-        return self._full
 
     def manage(self, game, seat):
         st = game.state
         cash = st.cash[seat]
         if cash < self.reserve:
             return None
-        if game.version != self._traded_at:
-            self._traded_at = game.version
+        version = game.version
+        if version != self._traded_at:
+            self._traded_at = version
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
-        # Nothing changed since this agent last passed, but its cash went down: pass again.
-        key = (game.version, game.mortgage_version, game.build_version)
-        if key == self._idle_key and cash <= self._idle_cash:
+        # Nothing of the player's changed since it last passed, nor whether the bank has
+        # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
+        key = (game.seat_version[seat], st.bank_houses > 0, st.bank_hotels > 0)
+        if key == self._idle_key and cash < self._idle_need:
             return None
-        action = self._improve(game, seat, cash)
+        action, need = self._improve(game, seat, cash)
         if action is None:
-            self._idle_key, self._idle_cash = key, cash
+            self._idle_key, self._idle_need = key, need
         return action
 
     def _improve(self, game, seat, cash):
-        """Lift a mortgage or build a house, the best use of spare cash, or None."""
+        """(action, 0): lift a mortgage or build, the best use of spare cash; or (None, need):
+        nothing to do now, and no improvement until the player holds `need` in cash."""
         st, rb = game.state, game.rulebook
-        full = self._full_groups(game, seat)
+        reserve = self.reserve
+        need = _NEVER
+        full = game.whole_streets()[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
-        if cash >= self.reserve * 2:
-            for q in game.mortgaged_lots()[seat]:
-                cost = act.lift_cost(game, q)
-                if cash - cost >= self.reserve * (1 if rb.spaces[q].group in full else 3):
-                    return Lift(q)
-        if not full or cash < self.reserve + self._cheapest:
-            return None
+        mortgaged = st.mortgaged
+        if cash < reserve * 2:
+            need = reserve * 2
+        else:
+            for q in game.holdings()[seat]:
+                if mortgaged[q]:
+                    least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+                    if cash >= least:
+                        return Lift(q), 0
+                    need = min(need, least)
+        if not full:
+            return None, need
+        if cash < reserve + self._cheapest:
+            return None, min(need, reserve + self._cheapest)
         s = game.settings
         hotel_level = s.max_houses + 1
+        per_hotel = s.houses_per_hotel
         houses, hotels = st.houses, st.hotels
         best, best_gain = None, 0
         lift_first = s.building_on_mortgaged == "lift_first"
@@ -211,7 +230,7 @@ class DefaultAgent(Agent):
             if lot < 0:
                 continue
             sp = rb.spaces[lot]
-            if low >= s.houses_per_hotel:
+            if low >= per_hotel:
                 if not st.bank_hotels:
                     continue
                 cost, gain = sp.hotel_cost, sp.rents[-1] - sp.rents[low]
@@ -219,14 +238,19 @@ class DefaultAgent(Agent):
                 if not st.bank_houses:
                     continue
                 cost, gain = sp.house_cost, sp.rents[low + 1] - sp.rents[low]
-            if st.mortgaged[lot]:
+            if mortgaged[lot]:
                 cost += act.lift_cost(game, lot)
-            if cash - cost < self.reserve:
-                continue
             score = gain * 100 // max(cost, 1)
+            if score <= 0:
+                continue
+            if cash - cost < reserve:
+                need = min(need, cost + reserve)
+                continue
             if score > best_gain:
                 best, best_gain = lot, score
-        return None if best is None else Build(best)
+        if best is None:
+            return None, need
+        return Build(best), 0
 
     # -------------------------------------------------------------- trading
 
@@ -236,53 +260,27 @@ class DefaultAgent(Agent):
             return None
         st, rb = game.state, game.rulebook
         owner = st.owner
-        groups = rb.groups
-        for g in self._streets:
-            members = groups[g]
-            mine, other = 0, -2
-            for q in members:
-                o = owner[q]
-                if o == seat:
-                    mine += 1
-                elif o < 0 or (other != -2 and o != other):
-                    break
-                else:
-                    other = o
-            else:
-                if not mine or other < 0:
-                    continue
-                if act.group_has_buildings(game, g):
-                    continue
-                theirs = tuple(q for q in members if owner[q] == other)
-                trade = self._swap(game, seat, other, g, theirs)
-                if trade is not None:
-                    return trade
-                price = sum(rb.spaces[q].price for q in theirs)
-                offer = 2 * price
-                if st.cash[seat] - offer >= self.reserve + 100:
-                    return Trade(other, take=theirs, cash=offer)
-        return None
-
-    def _swap(self, game, seat, other, g, theirs):
-        """Lots of mine that complete one of the other player's groups, for theirs."""
-        st, rb = game.state, game.rulebook
-        owner = st.owner
-        for h in self._streets:
-            if h == g:
-                continue
-            hm = rb.groups[h]
-            lacking = tuple(q for q in hm if owner[q] != other)
-            if (
-                lacking
-                and len(lacking) < len(hm)
-                and all(owner[q] == seat for q in lacking)
-                and not act.group_has_buildings(game, h)
-            ):
-                diff = sum(rb.spaces[q].price for q in theirs) - sum(
-                    rb.spaces[q].price for q in lacking
-                )
-                cash = max(0, min(diff, st.cash[seat] - self.reserve))
-                return Trade(other, give=lacking, take=theirs, cash=cash)
+        pairs = game.pair_groups()
+        # the street groups shared whole with one other player, free of buildings
+        shared = []
+        for g in rb.street_groups:
+            pair = pairs[g]
+            if pair is not None and seat in pair and not act.group_has_buildings(game, g):
+                shared.append((g, pair[1] if seat == pair[0] else pair[0]))
+        for g, other in shared:
+            theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
+            # lots of mine that complete one of the other player's groups, for theirs
+            for h, partner in shared:
+                if h != g and partner == other:
+                    lacking = tuple(q for q in rb.groups[h] if owner[q] == seat)
+                    diff = sum(rb.spaces[q].price for q in theirs) - sum(
+                        rb.spaces[q].price for q in lacking
+                    )
+                    cash = max(0, min(diff, st.cash[seat] - self.reserve))
+                    return Trade(other, give=lacking, take=theirs, cash=cash)
+            offer = 2 * sum(rb.spaces[q].price for q in theirs)
+            if st.cash[seat] - offer >= self.reserve + 100:
+                return Trade(other, take=theirs, cash=offer)
         return None
 
     def accept_trade(self, game, seat, proposer, trade):
@@ -304,7 +302,7 @@ class DefaultAgent(Agent):
         return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
 
     def wants_building(self, game, seat, kind):
-        return bool(self._full_groups(game, seat)) and game.state.cash[seat] > self.reserve * 2
+        return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
 
 
 class RandomAgent(Agent):

@@ -8,6 +8,7 @@ answer is validated (see actions.py).
 
 from __future__ import annotations
 
+import bisect
 import json
 import random
 from typing import Callable, Sequence
@@ -55,12 +56,13 @@ class Game:
         self.version = 0  # bumped whenever a deed changes hands
         self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
         self.build_version = 0  # bumped whenever a building is bought or sold
-        self._whole_key = -1
-        self._whole: tuple[int, ...] = ()
-        self._mortgaged_key = self._mortgaged_key2 = -1
-        self._holdings_key = -1
-        self._holdings: tuple[tuple[int, ...], ...] = ()
-        self._mortgaged: tuple[tuple[int, ...], ...] = ()
+        # per seat: bumped whenever its deeds, their mortgages or their buildings change
+        self.seat_version = [0] * n
+        # who holds what, for agents: built from the state on first use, then kept by give_deed
+        self._holdings: list[list[int]] | None = None
+        self._whole: list[int] = []
+        self._pairs: list[tuple[int, int] | None] = []
+        self._streets: list[tuple[int, ...]] = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
@@ -220,46 +222,73 @@ class Game:
 
     # ------------------------------------------------------------ derived views for agents
 
-    def whole_groups(self) -> tuple[int, ...]:
-        """For each group, the seat that owns all of it, or -1 (cached per ownership)."""
-        if self._whole_key != self.version:
-            owner = self.state.owner
-            out = []
-            for members in self.rulebook.groups:
-                o = owner[members[0]]
-                for q in members:
-                    if owner[q] != o:
-                        o = -1
-                        break
-                out.append(o)
-            self._whole = tuple(out)
-            self._whole_key = self.version
-        return self._whole
-
-    def holdings(self) -> tuple[tuple[int, ...], ...]:
-        """For each seat, the deeds it holds in board order (cached per ownership)."""
-        if self._holdings_key != self.version:
-            owner = self.state.owner
-            lots = [[] for _ in range(self.state.players)]
-            for q in self.rulebook.properties:
-                if owner[q] >= 0:
-                    lots[owner[q]].append(q)
-            self._holdings = tuple(tuple(x) for x in lots)
-            self._holdings_key = self.version
+    def holdings(self) -> list[list[int]]:
+        """For each seat, the deeds it holds in board order (kept up to date; do not modify)."""
+        if self._holdings is None:
+            self._track_ownership()
         return self._holdings
 
-    def mortgaged_lots(self) -> tuple[tuple[int, ...], ...]:
-        """For each seat, its mortgaged lots (cached per ownership and mortgage change)."""
-        if self._mortgaged_key != self.version or self._mortgaged_key2 != self.mortgage_version:
-            st = self.state
-            lots = [[] for _ in range(st.players)]
-            for q in self.rulebook.properties:
-                if st.mortgaged[q] and st.owner[q] >= 0:
-                    lots[st.owner[q]].append(q)
-            self._mortgaged = tuple(tuple(x) for x in lots)
-            self._mortgaged_key = self.version
-            self._mortgaged_key2 = self.mortgage_version
-        return self._mortgaged
+    def whole_groups(self) -> list[int]:
+        """For each group, the seat that owns all of it, or -1 (kept up to date)."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._whole
+
+    def pair_groups(self) -> list[tuple[int, int] | None]:
+        """For each group, (a, b) if seats a < b own all of it between them, else None: the
+        groups a trade between those two could complete (kept up to date)."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._pairs
+
+    def whole_streets(self) -> list[tuple[int, ...]]:
+        """For each seat, the street groups (those that take buildings) it owns whole."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._streets
+
+    def _track_ownership(self) -> None:
+        owner = self.state.owner
+        lots: list[list[int]] = [[] for _ in range(self.state.players)]
+        for q in self.rulebook.properties:
+            if owner[q] >= 0:
+                lots[owner[q]].append(q)
+        self._holdings = lots
+        groups = self.rulebook.groups
+        self._whole = [-1] * len(groups)
+        self._pairs = [None] * len(groups)
+        self._streets = [() for _ in range(self.state.players)]
+        for g in range(len(groups)):
+            self._group_changed(g)
+
+    def _group_changed(self, g: int) -> None:
+        owner = self.state.owner
+        a = b = -1
+        for q in self.rulebook.groups[g]:
+            o = owner[q]
+            if o < 0:
+                a = b = -2
+                break
+            if o != a and o != b:
+                if a < 0:
+                    a = o
+                elif b < 0:
+                    b = o
+                else:
+                    a = b = -2
+                    break
+        whole = a if a >= 0 and b < 0 else -1
+        self._pairs[g] = (min(a, b), max(a, b)) if b >= 0 else None
+        before = self._whole[g]
+        if whole != before:
+            self._whole[g] = whole
+            rb = self.rulebook
+            if rb.is_street[rb.groups[g][0]]:
+                for seat in (before, whole):
+                    if seat >= 0:
+                        self._streets[seat] = tuple(
+                            h for h in rb.street_groups if self._whole[h] == seat
+                        )
 
     # ------------------------------------------------------------ dice and movement
 
@@ -357,7 +386,20 @@ class Game:
         self.pay_rent(seat, self.state.position[seat], ctx)
 
     def give_deed(self, pos: int, seat: int) -> None:
-        self.state.owner[pos] = seat
+        owner = self.state.owner
+        held = self._holdings
+        old = owner[pos]
+        if old >= 0:
+            self.seat_version[old] += 1
+            if held is not None:
+                held[old].remove(pos)
+        if seat >= 0:
+            self.seat_version[seat] += 1
+            if held is not None:
+                bisect.insort(held[seat], pos)
+        owner[pos] = seat
+        if held is not None and self.rulebook.group_of[pos] >= 0:
+            self._group_changed(self.rulebook.group_of[pos])
         self.version += 1
         if self._log:
             self.emit("deed", space=self.rulebook.spaces[pos].name,

@@ -43,10 +43,10 @@ class Space:
     hotel_cost: int = 0
     rents: tuple[int, ...] = ()
     multipliers: tuple[int, ...] = ()
+    is_property: bool = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def is_property(self) -> bool:
-        return self.kind in PROPERTY_KINDS
+    def __attrs_post_init__(self):
+        object.__setattr__(self, "is_property", self.kind in PROPERTY_KINDS)
 
 
 @frozen
@@ -106,6 +106,9 @@ class Rulebook:
     crossings: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(init=False)
     doubles: tuple[bool, ...] = attrs.field(init=False)
     totals: tuple[int, ...] = attrs.field(init=False)
+    group_of: tuple[int, ...] = attrs.field(init=False)  # per space, its group or -1
+    street_groups: tuple[int, ...] = attrs.field(init=False)  # groups that take buildings
+    is_street: tuple[bool, ...] = attrs.field(init=False)  # per space
 
     def __attrs_post_init__(self):
         n = len(self.spaces)
@@ -116,6 +119,11 @@ class Rulebook:
         object.__setattr__(
             self, "properties", tuple(s.index for s in self.spaces if s.is_property)
         )
+        object.__setattr__(self, "group_of", tuple(s.group for s in self.spaces))
+        object.__setattr__(self, "is_street", tuple(s.kind == "street" for s in self.spaces))
+        object.__setattr__(self, "street_groups", tuple(
+            g for g, members in enumerate(self.groups) if self.spaces[members[0]].kind == "street"
+        ))
         nearest = {}
         for kind in set(s.kind for s in self.spaces) | {"property"}:
             targets = [
