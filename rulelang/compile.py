@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import ast
 from .diagnostics import RuleError
+from .engine.endings import end_now
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
@@ -32,7 +33,8 @@ def compile_program(program: ast.Program) -> Rulebook:
     groups = tuple(
         tuple(s.index for s in spaces if s.group == g) for g in range(len(group_names))
     )
-    env = _Env(program, spaces)
+    settings = settings_of(program)
+    env = _Env(program, spaces, settings)
     decks = tuple(env.deck(d) for d in program.decks)
     env.decks = {d.name: i for i, d in enumerate(decks)}
     n = len(spaces)
@@ -67,10 +69,12 @@ def compile_program(program: ast.Program) -> Rulebook:
                             faces.append((die, value, hook))
     jail = next((s.index for s in spaces if s.kind == "jail"), -1)
     go = next((s.index for s in spaces if s.kind == "go"), 0)
+    if env.laps:
+        passing[go].insert(0, _count_lap)  # before the salary: a lap is complete on GO
     return Rulebook(
         title=program.title.value,
         files=program.files,
-        settings=settings_of(program),
+        settings=settings,
         spaces=spaces,
         groups=groups,
         group_names=group_names,
@@ -84,6 +88,9 @@ def compile_program(program: ast.Program) -> Rulebook:
         face_names=face_names,
         rule_names=tuple(r.name.name for r in program.rules),
         currency=program.currency.name.value if program.currency else "$",
+        pots=env.pots,
+        building_names=tuple(dict(program.buildings).get(k, ast.Text(k)).value
+                             for k in ("house", "hotel")),
         go=go,
         jail=jail,
     )
@@ -93,7 +100,7 @@ def settings_of(program: ast.Program) -> Settings:
     """The settings in force: each rule's `set` lines in rule order, then top-level ones."""
     values = {}
     sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
-    for item in sets + list(program.settings):
+    for item in sets + list(program.settings) + list(program.overrides):
         spec = SETTINGS.get(item.name.name)
         if spec is None:
             raise RuleError("E105", f"unknown setting '{item.name.name}'", item.name.span)
@@ -116,6 +123,8 @@ def _value(spec, value):
         case "range", ast.Count(v):
             return (v, v)
         case "choice", ast.Word(name) if name in spec.choices:
+            return name
+        case "pot", ast.Text(name):
             return name
     raise RuleError("E201", f"setting '{spec.name}' expects a {spec.type}", value.span)
 
@@ -148,9 +157,12 @@ def _spaces(board: ast.Board):
 class _Env:
     """Name resolution for one program, and the factories of hooks and effects."""
 
-    def __init__(self, program: ast.Program, spaces: tuple[Space, ...]):
+    def __init__(self, program: ast.Program, spaces: tuple[Space, ...], settings: Settings):
         self.program = program
         self.spaces = spaces
+        self.pots = tuple(dict.fromkeys(p.name.value for p in program.pots))
+        self.fines_to_pot = bool(settings.fines_to)
+        self.laps = False  # a condition on laps needs them counted
         self.decks: dict[str, int] = {d.name.value: i for i, d in enumerate(program.decks)}
         self.options = set(program.options)
 
@@ -175,6 +187,11 @@ class _Env:
             if s.name == name.value:
                 return s.index
         raise RuleError("E104", f"unknown space '{name.value}'", name.span)
+
+    def pot(self, name: ast.Text) -> int:
+        if name.value not in self.pots:
+            raise RuleError("E116", f"unknown pot '{name.value}'", name.span)
+        return self.pots.index(name.value)
 
     def nearest(self, kind: ast.Name) -> tuple[int, ...]:
         k = kind.name
@@ -215,6 +232,15 @@ class _Env:
         if c.test == "option":
             on = (c.name.name in self.options) != neg
             return lambda g, p: on
+        if c.test == "lap":
+            self.laps = True
+            if c.subject == "player":
+                return lambda g, p: (g.state.laps[p] > 0) != neg
+
+            def owner_lapped(g, p):
+                o = g._landed_owner
+                return (o >= 0 and g.state.laps[o] > 0) != neg
+            return owner_lapped
         if c.test == "in_jail" and c.subject == "player":
             return lambda g, p: g.state.in_jail[p] != neg
         if c.test == "in_jail" and c.subject == "owner":
@@ -233,7 +259,17 @@ class _Env:
             case ast.Collect(ast.Money(amount), "each_player"):
                 return lambda g, p, ctx: g.pay_each(p, amount, True)
             case ast.Pay(ast.Money(amount), "bank"):
+                if self.fines_to_pot:
+                    return lambda g, p, ctx: g.charge(p, g.fine_account, amount, g.rule)
                 return lambda g, p, ctx: g.charge(p, g.state.bank, amount, g.rule)
+            case ast.PayInto(ast.Money(amount), pot):
+                i = self.pot(pot)
+                return lambda g, p, ctx: g.charge(p, g.state.bank + 1 + i, amount, g.rule)
+            case ast.CollectPot(pot):
+                i = self.pot(pot)
+                return lambda g, p, ctx: g.collect_pot(p, i)
+            case ast.EndGame():
+                return lambda g, p, ctx: end_now(g, g.rule)
             case ast.Pay(ast.Money(amount), "each_player"):
                 return lambda g, p, ctx: g.pay_each(p, amount, False)
             case ast.PayChoice(options):
@@ -292,6 +328,10 @@ class _Env:
                     effects.append(_named(name, fn))
             cards.append(Card(c.id.value, c.title.value, tuple(effects), keep))
         return Deck(d.name.value, tuple(cards))
+
+
+def _count_lap(g, p, ctx):
+    g.state.laps[p] += 1
 
 
 def _single(name, effect, owner, tests):

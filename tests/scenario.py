@@ -25,9 +25,10 @@ RULESETS = ROOT / "rulesets"
 
 
 @functools.cache
-def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = ()):
+def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = (),
+             parameters: tuple[str, ...] = ()):
     """A compiled rulebook from rulesets/, compiled once per test session."""
-    return rulelang.load(str(RULESETS / name), options)
+    return rulelang.load(str(RULESETS / name), options, parameters)
 
 
 class ScriptedDice:
@@ -54,7 +55,7 @@ class Scripted(Agent):
 
     def __init__(self, buy=False, bids=(), jail="roll", tax=0, actions=(), raise_with=(),
                  accept=False, lift_on_transfer=False, wants_building=False, place=None,
-                 attentive=True):
+                 attentive=True, claim_delay=0):
         self.buy_answer = buy
         self.bids = list(bids)
         self.jail_answer = jail
@@ -66,6 +67,7 @@ class Scripted(Agent):
         self.wants = wants_building
         self.place = place
         self.attentive = attentive
+        self.claim_delay = claim_delay
         self.asked: list[tuple] = []
 
     def buy(self, game, seat, pos):
@@ -126,13 +128,23 @@ def scenario(
     name: str = "classic_1961.rules",
     options: tuple[str, ...] = (),
     log: list | None = None,
+    dealt: bool = False,
 ) -> Game:
-    """A game whose state is exactly the one described; dice follow the script."""
+    """A game whose state is exactly the one described; dice follow the script.
+
+    Deeds a rulebook deals at setup are taken back (and their price refunded) unless dealt.
+    """
     rb = rulebook(name, options)
     agents = list(agents or [Scripted() for _ in range(players)])
     game = Game(rb, agents, seed=0, log=log.append if log is not None else None)
     st = game.state
     bank = st.bank
+    if not dealt:
+        for q in rb.properties:
+            st.owner[q] = -1
+        for seat in range(st.players):
+            st.cash[bank] += st.cash[seat] - rb.settings.starting_cash
+            st.cash[seat] = rb.settings.starting_cash
     for seat, amount in (cash or {}).items():
         st.cash[bank] += st.cash[seat] - amount
         st.cash[seat] = amount
@@ -194,3 +206,21 @@ def refused(game: Game, seat: int, action, rule: str) -> IllegalAction:
     assert snapshot(game) == before and game.version == version
     assert total_money(game) == 0
     return err.value
+
+
+def assert_dealt(name: str, players: int, each: int, paid: bool, seed: int = 5) -> Game:
+    """A new game of the rulebook dealt `each` deeds to every player, paid or free, distinct
+    deeds, the same for the same seed; returns the game."""
+    rb = rulebook(name)
+    game = Game(rb, [Scripted() for _ in range(players)], seed=seed)
+    st = game.state
+    for seat in range(players):
+        mine = [q for q in rb.properties if st.owner[q] == seat]
+        assert len(mine) == each
+        cost = sum(rb.spaces[q].price for q in mine) if paid else 0
+        assert st.cash[seat] == rb.settings.starting_cash - cost
+    assert sum(1 for q in rb.properties if st.owner[q] >= 0) == players * each
+    assert total_money(game) == 0
+    again = Game(rb, [Scripted() for _ in range(players)], seed=seed)
+    assert again.state.owner == st.owner  # the deal is part of the seeded game
+    return game

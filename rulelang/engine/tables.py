@@ -93,6 +93,8 @@ class Rulebook:
     face_names: tuple[tuple[int, int, str], ...] = ()
     rule_names: tuple[str, ...] = ()
     currency: str = "$"
+    pots: tuple[str, ...] = ()  # accounts after the bank's, in this order
+    building_names: tuple[str, str] = ("house", "hotel")
     go: int = 0
     jail: int = -1
     # derived tables
