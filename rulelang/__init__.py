@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import check as _check_stage  # bound first, so the function below keeps the name
 from .compile import compile_program
 from .diagnostics import Diagnostic, RuleError, RuleErrors
+from .parse import parse_override
 from .engine.actions import (
     Build,
     IllegalAction,
@@ -36,15 +37,27 @@ __all__ = [
 ]
 
 
-def check(path: str, options=()) -> list[Diagnostic]:
+def check(path: str, options=(), parameters=None) -> list[Diagnostic]:
     """Every diagnostic for a rules file (and the files it extends), sorted by position."""
-    return _check_stage.check_path(path, options)[1]
+    return _check_stage.check_path(path, options, _overrides(parameters))[1]
 
 
-def load(path: str, options=()) -> Rulebook:
-    """Parse, resolve, check and compile a rules file; RuleErrors if it has errors."""
-    program, diagnostics = _check_stage.check_path(path, options)
+def load(path: str, options=(), parameters=None) -> Rulebook:
+    """Parse, resolve, check and compile a rules file; RuleErrors if it has errors.
+
+    parameters maps a parameter's name to its value as written in a rules file or on the
+    command line (`{"time_limit": "60"}`); it must be declared with `parameter` in the file.
+    """
+    program, diagnostics = _check_stage.check_path(path, options, _overrides(parameters))
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or program is None:
         raise RuleErrors(errors)
     return compile_program(program)
+
+
+def _overrides(parameters) -> tuple:
+    if not parameters:
+        return ()
+    items = parameters.items() if isinstance(parameters, dict) else (
+        p.partition("=")[::2] for p in parameters)
+    return tuple(parse_override(f"{name}={value}") for name, value in items)

@@ -215,11 +215,20 @@ class Deck:
 
 @frozen
 class Rename:
-    """`rename space|group|deck "Old" to "New"` and `currency "Power"`."""
+    """`rename space|group|deck "Old" to "New"`; `rename house|hotel to "New"` (what is
+    "building", old the building's kind)."""
 
     what: str
     old: Text
     new: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Pot:
+    """`pot "Free Parking jackpot"`: an account of its own, empty at the start."""
+
+    name: Text
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -362,11 +371,12 @@ Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows, GameStarts, Mee
 @frozen
 class Condition:
     """`unless the owner is in jail`, `if the player is in jail`, `if option one_ring`,
-    `if the space holds token "The One Ring"`.
+    `if the player has completed a lap`, `if the space holds token "The One Ring"`.
 
-    subject: "player" or "owner" for `is in jail`; "option" with `name` set for options;
-    "space" with test "holds" and `token` set for a token on the space of the event.
-    negated is True for `unless` and `is not`.
+    subject: "player" or "owner" for `is in jail` (test "in_jail") and `has completed a lap`
+    (test "lap"); "option" with `name` set for options; "space" with test "holds" and
+    `token` set for a token on the space of the event. negated is True for `unless` and
+    `is not` / `has not`.
     """
 
     subject: str
@@ -412,6 +422,30 @@ class PayPerBuilding:
 
     per_house: Money
     per_hotel: Money
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class PayInto:
+    """`pay $75 into "Free Parking jackpot"`: the player pays a pot."""
+
+    amount: Money
+    pot: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class CollectPot:
+    """`collect the pot "Free Parking jackpot"`: the player takes everything in the pot."""
+
+    pot: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class EndGame:
+    """`end the game`: the game ends at once; the richest by the printed valuation wins."""
+
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -547,14 +581,6 @@ class ClaimFree:
 
 
 @frozen
-class EndGame:
-    """`end the game`: the game ends at once, the turn unfinished; the `winner` setting
-    decides (richest: the highest net worth)."""
-
-    span: Span = attrs.field(eq=False, default=NOWHERE)
-
-
-@frozen
 class RollDice:
     """`roll the dice`: throw every die without moving (for rules that use the dice)."""
 
@@ -574,6 +600,9 @@ Effect = Union[
     Pay,
     PayChoice,
     PayPerBuilding,
+    PayInto,
+    CollectPot,
+    EndGame,
     GoToJail,
     AdvanceTo,
     AdvanceToNearest,
@@ -589,7 +618,6 @@ Effect = Union[
     PlaceToken,
     Battle,
     ClaimFree,
-    EndGame,
     RollDice,
     MultiplyRent,
 ]
@@ -599,11 +627,16 @@ Effect = Union[
 
 @frozen
 class Set:
-    """`set name = value`: a setting of the engine's vocabulary (see engine.settings)."""
+    """`set name = value`: a setting of the engine's vocabulary (see engine.settings).
+
+    parameter is True for `parameter name = value`: a setting agreed before a game, whose
+    value here is the default (`rulelang run --set name=value` changes it).
+    """
 
     name: Name
     value: Value
     span: Span = attrs.field(eq=False, default=NOWHERE)
+    parameter: bool = False
 
 
 @frozen
@@ -653,8 +686,8 @@ class Option:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Option, Cite, TokenDecl,
-             SideDecl]
+Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Pot, Option, Cite,
+             TokenDecl, SideDecl]
 
 
 @frozen
@@ -702,3 +735,6 @@ class Program:
     declared_options: tuple[Name, ...] = ()
     tokens: tuple[TokenDecl, ...] = ()
     sides: tuple[SideDecl, ...] = ()
+    pots: tuple[Pot, ...] = ()
+    buildings: tuple[tuple[str, Text], ...] = ()  # ("house" | "hotel", its name)
+    overrides: tuple[Set, ...] = ()  # `--set NAME=VALUE` from the command line

@@ -32,6 +32,7 @@ _UNITS = {
     "flag": (ast.Flag, "yes or no"),
     "range": (ast.Range, "a range like 2 to 8"),
     "choice": (ast.Word, "a choice"),
+    "pot": (ast.Text, 'a pot\'s name in quotes, like "Free Parking jackpot"'),
 }
 _FORMS = {"money": "${}", "count": "{}", "percent": "{}%"}
 _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the percentage",
@@ -39,17 +40,20 @@ _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the pe
                 ast.Text: "the text"}
 
 
-def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | None,
-                                                                 list[Diagnostic]]:
+def check_path(path: str, options: Iterable[str] = (),
+               overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program | None,
+                                                           list[Diagnostic]]:
     """Parse, resolve and check `path`; any stage's errors come back as diagnostics.
 
+    overrides are the `--set NAME=VALUE` of a command line (parse.parse_override).
     The items of an option that is off are checked too, by checking the rulebook again with
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
     try:
         chain = load_chain(str(path))
-        program, errors = merge(chain, options)
+        overrides = tuple(overrides)
+        program, errors = merge(chain, options, overrides)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
@@ -59,7 +63,7 @@ def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | No
     for name in dict.fromkeys(n.name for n in program.declared_options):
         if name in program.options:
             continue
-        variant, more = merge(chain, program.options + (name,))
+        variant, more = merge(chain, program.options + (name,), overrides)
         for d in more + check(variant):
             if _identity(d) not in seen:
                 seen.add(_identity(d))
@@ -110,6 +114,7 @@ class _Checker:
         self.faces = {t.value for die in program.dice for _, t in die.face_names}
         self.faces.update(t.value for die in program.dice for t, _ in die.symbols)
         self.deck_names = {d.name.value for d in program.decks}
+        self.pot_names = {p.name.value for p in program.pots}
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
 
@@ -131,8 +136,10 @@ class _Checker:
 
     def settings(self) -> None:
         sets = [s for r in self.program.rules for s in r.body if isinstance(s, ast.Set)]
+        sets += self.program.settings
+        self.parameters(sets)
         first_in_file: dict[tuple[str, str], ast.Set] = {}
-        for item in sets + list(self.program.settings):
+        for item in sets + list(self.program.overrides):
             name = item.name.name
             spec = SETTINGS.get(name)
             if spec is None:
@@ -140,7 +147,7 @@ class _Checker:
                            hint=did_you_mean(name, SETTINGS))
                 continue
             key = (name, item.span.file)
-            if key in first_in_file:
+            if key in first_in_file and item.span.line > 0:
                 self.error("W102", f"the setting '{name}' is set twice in this file; the "
                            "later value wins", item.span,
                            notes=[("first set here", first_in_file[key].span)])
@@ -150,8 +157,22 @@ class _Checker:
                 self.values[name] = (value, item)
         self.consistency()
 
+    def parameters(self, sets: list[ast.Set]) -> None:
+        """Each `--set` of the command line names a parameter the rulebook declares."""
+        declared = {s.name.name for s in sets if s.parameter}
+        for item in self.program.overrides:
+            name = item.name.name
+            if name in SETTINGS and name not in declared:
+                listed = join(sorted(declared)) if declared else "none"
+                self.error("E416", f"'{name}' is not a parameter of this rulebook: it is not "
+                           "agreed before a game", item.span,
+                           hint=did_you_mean(name, declared) or f"its parameters: {listed}")
+
     def setting_value(self, spec, value: ast.Value):
         node_type, expected = _UNITS[spec.type]
+        if spec.type == "pot" and isinstance(value, ast.Text):
+            self.pot_name(value)
+            return value.value
         shown = value.name if isinstance(value, ast.Word) else None
         if not isinstance(value, node_type):
             if spec.type == "choice":
@@ -192,7 +213,26 @@ class _Checker:
                 return None
         return numbers if spec.type == "range" else numbers[0]
 
+    def pot_name(self, name: ast.Text) -> None:
+        if name.value not in self.pot_names:
+            self.error("E116", f"unknown pot '{name.value}'", name.span,
+                       hint=did_you_mean(name.value, self.pot_names)
+                       or f'declare it: pot "{name.value}"')
+
     def consistency(self) -> None:
+        values = self.values
+        ending = [n for n in ("end_at_bankruptcy", "time_limit") if values[n][0]]
+        if ending and values["winner"][0] == "last_player":
+            where = values[ending[0]][1]
+            self.error("E301", f"the game can end with several players left ('{ending[0]}') "
+                       "but 'winner' is 'last_player'", where.span,
+                       hint="set winner = richest: the printed valuation decides")
+        deal, deal_at = values["deal_deeds"]
+        lots = sum(s.kind.name in PROPERTY_KINDS for s in self.spaces)
+        if deal and self.spaces and deal * values["players"][0][1] > lots:
+            self.error("E301", f"dealing {deal} deeds to each of up to "
+                       f"{values['players'][0][1]} players needs more than the board's "
+                       f"{lots} properties", deal_at.span)
         (per_hotel, a), (most, b) = self.values["houses_per_hotel"], self.values["max_houses"]
         if per_hotel > most:
             where = a or b
@@ -342,6 +382,8 @@ class _Checker:
                                effect.kind.span)
                 if effect.rent_factor < 1 or (effect.dice_multiplier or 1) < 1:
                     self.error("E202", "a rent multiplier is at least x1", effect.span)
+            elif isinstance(effect, (ast.PayInto, ast.CollectPot)):
+                self.pot_name(effect.pot)
             elif isinstance(effect, ast.Draw) and effect.deck.value not in self.deck_names:
                 self.error("E105", f"unknown deck '{effect.deck.value}'", effect.deck.span,
                            hint=did_you_mean(effect.deck.value, self.deck_names))
@@ -376,6 +418,12 @@ class _Checker:
             if first is not name:
                 self.error("E115", f"duplicate option '{name.name}'", name.span,
                            notes=[("the first is here", first.span)])
+        pots: dict[str, ast.Pot] = {}
+        for pot in self.program.pots:
+            first = pots.setdefault(pot.name.value, pot)
+            if first is not pot:
+                self.error("E117", f"duplicate pot '{pot.name.value}'", pot.name.span,
+                           notes=[("the first is here", first.name.span)])
         everything = (self.program.board, self.program.decks, self.program.rules,
                       self.program.settings)
         drawn: set[str] = set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import ast
 from .diagnostics import RuleError
 from .engine import tokens as tk
+from .engine.endings import end_now
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
@@ -35,7 +36,8 @@ def compile_program(program: ast.Program) -> Rulebook:
     groups = tuple(
         tuple(s.index for s in spaces if s.group == g) for g in range(len(group_names))
     )
-    env = _Env(program, spaces)
+    settings = settings_of(program)
+    env = _Env(program, spaces, settings)
     env.rent_mods = _rent_mods(env, program)
     decks = tuple(env.deck(d) for d in program.decks)
     env.decks = {d.name: i for i, d in enumerate(decks)}
@@ -89,10 +91,12 @@ def compile_program(program: ast.Program) -> Rulebook:
                         reach.setdefault((env.token(token), pos), []).append(hook)
     jail = next((s.index for s in spaces if s.kind == "jail"), -1)
     go = next((s.index for s in spaces if s.kind == "go"), 0)
+    if env.laps:
+        passing[go].insert(0, _count_lap)  # before the salary: a lap is complete on GO
     return Rulebook(
         title=program.title.value,
         files=program.files,
-        settings=settings_of(program),
+        settings=settings,
         spaces=spaces,
         groups=groups,
         group_names=group_names,
@@ -106,6 +110,9 @@ def compile_program(program: ast.Program) -> Rulebook:
         face_names=face_names,
         rule_names=tuple(r.name.name for r in program.rules),
         currency=program.currency.name.value if program.currency else "$",
+        pots=env.pots,
+        building_names=tuple(dict(program.buildings).get(k, ast.Text(k)).value
+                             for k in ("house", "hotel")),
         go=go,
         jail=jail,
         die_names=tuple(d.name.value for d in program.dice),
@@ -145,7 +152,7 @@ def settings_of(program: ast.Program) -> Settings:
     """The settings in force: each rule's `set` lines in rule order, then top-level ones."""
     values = {}
     sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
-    for item in sets + list(program.settings):
+    for item in sets + list(program.settings) + list(program.overrides):
         spec = SETTINGS.get(item.name.name)
         if spec is None:
             raise RuleError("E105", f"unknown setting '{item.name.name}'", item.name.span)
@@ -168,6 +175,8 @@ def _value(spec, value):
         case "range", ast.Count(v):
             return (v, v)
         case "choice", ast.Word(name) if name in spec.choices:
+            return name
+        case "pot", ast.Text(name):
             return name
     raise RuleError("E201", f"setting '{spec.name}' expects a {spec.type}", value.span)
 
@@ -200,9 +209,12 @@ def _spaces(board: ast.Board):
 class _Env:
     """Name resolution for one program, and the factories of hooks and effects."""
 
-    def __init__(self, program: ast.Program, spaces: tuple[Space, ...]):
+    def __init__(self, program: ast.Program, spaces: tuple[Space, ...], settings: Settings):
         self.program = program
         self.spaces = spaces
+        self.pots = tuple(dict.fromkeys(p.name.value for p in program.pots))
+        self.fines_to_pot = bool(settings.fines_to)
+        self.laps = False  # a condition on laps needs them counted
         self.decks: dict[str, int] = {d.name.value: i for i, d in enumerate(program.decks)}
         self.options = set(program.options)
         self.tokens = {t.name.value: i for i, t in enumerate(program.tokens)}
@@ -256,6 +268,10 @@ class _Env:
         is_kind = tuple(s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
                         or k == "space" for s in self.spaces)
         return is_kind, self.nearest(kind)
+    def pot(self, name: ast.Text) -> int:
+        if name.value not in self.pots:
+            raise RuleError("E116", f"unknown pot '{name.value}'", name.span)
+        return self.pots.index(name.value)
 
     def nearest(self, kind: ast.Name) -> tuple[int, ...]:
         k = kind.name
@@ -303,6 +319,15 @@ class _Env:
         if c.test == "option":
             on = (c.name.name in self.options) != neg
             return lambda g, p: on
+        if c.test == "lap":
+            self.laps = True
+            if c.subject == "player":
+                return lambda g, p: (g.state.laps[p] > 0) != neg
+
+            def owner_lapped(g, p):
+                o = g._landed_owner
+                return (o >= 0 and g.state.laps[o] > 0) != neg
+            return owner_lapped
         if c.test == "in_jail" and c.subject == "player":
             return lambda g, p: g.state.in_jail[p] != neg
         if c.test == "holds":
@@ -324,7 +349,17 @@ class _Env:
             case ast.Collect(ast.Money(amount), "each_player"):
                 return lambda g, p, ctx: g.pay_each(p, amount, True)
             case ast.Pay(ast.Money(amount), "bank"):
+                if self.fines_to_pot:
+                    return lambda g, p, ctx: g.charge(p, g.fine_account, amount, g.rule)
                 return lambda g, p, ctx: g.charge(p, g.state.bank, amount, g.rule)
+            case ast.PayInto(ast.Money(amount), pot):
+                i = self.pot(pot)
+                return lambda g, p, ctx: g.charge(p, g.state.bank + 1 + i, amount, g.rule)
+            case ast.CollectPot(pot):
+                i = self.pot(pot)
+                return lambda g, p, ctx: g.collect_pot(p, i)
+            case ast.EndGame():
+                return lambda g, p, ctx: end_now(g, g.rule)
             case ast.Pay(ast.Money(amount), "each_player"):
                 return lambda g, p, ctx: g.pay_each(p, amount, False)
             case ast.PayChoice(options):
@@ -380,8 +415,6 @@ class _Env:
                 return lambda g, p, ctx: tk.battle(g, p, d)
             case ast.ClaimFree():
                 return tk.claim_free
-            case ast.EndGame():
-                return lambda g, p, ctx: tk.end_game(g)
             case ast.RollDice():
                 return lambda g, p, ctx: tk.roll_dice(g, p)
             case ast.MultiplyRent():
@@ -420,6 +453,8 @@ def _modified_rent(mods, factor: int):
         g.pay_rent(p, pos, ctx, f)
 
     return pay
+def _count_lap(g, p, ctx):
+    g.state.laps[p] += 1
 
 
 def _named(name, fn):

@@ -19,7 +19,9 @@ from lark.indenter import Indenter
 from rulelang import ast, parse_errors
 from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
 
-__all__ = ["parse_text", "parse_file", "read_source"]
+__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE"]
+
+COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
@@ -148,6 +150,26 @@ def parse_text(text: str, path: str) -> ast.File:
     return result
 
 
+def parse_override(text: str) -> ast.Set:
+    """`NAME=VALUE` from `--set` as a Set, its value written as in a rules file (`$50`, `90`,
+    `yes`, `3 to 8`, a word, a "name"); a bad one raises a coded RuleError."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    where = ast.Span(COMMAND_LINE, 0, 0, 0, 0)
+    if not sep or not name or not value or "\n" in text:
+        raise RuleError("E015", f"'--set {text}' is not NAME=VALUE", where,
+                        hint="e.g. --set time_limit=90")
+    try:
+        file = parse_text(f'rulebook "{COMMAND_LINE}"\nset {name} = {value}\n', COMMAND_LINE)
+    except (RuleError, RuleErrors):
+        raise RuleError("E015", f"'--set {text}': '{value}' is not a value for '{name}'",
+                        where, hint="write it as in a rules file: $50, 90, 10%, yes, 3 to 8, "
+                        "a word, or a \"name\"") from None
+    (item,) = file.items
+    return attrs.evolve(item, span=where, name=attrs.evolve(item.name, span=where),
+                        value=attrs.evolve(item.value, span=where))
+
+
 def _normalize(text: str) -> str:
     # CRLF and a BOM are common in files saved on Windows; neither changes line numbers.
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -266,18 +288,19 @@ _UNITS = {"MONEY": ("money", "${n}"), "INT": ("a count", "{n}"),
 _FIXED = {
     "turn_starts": (ast.TurnStarts, {}), "go_to_jail": (ast.GoToJail, {}),
     "keep_jail_card": (ast.KeepJailCard, {}), "roll_again": (ast.RollAgain, {}),
-    "nothing": (ast.Nothing, {}), "buy_or_auction": (ast.BuyOrAuction, {"auction": True}),
+    "nothing": (ast.Nothing, {}), "end_game": (ast.EndGame, {}), "buy_or_auction": (ast.BuyOrAuction, {"auction": True}),
     "buy": (ast.BuyOrAuction, {"auction": False}), "yes": (ast.Flag, {"value": True}),
     "no": (ast.Flag, {"value": False}), "game_starts": (ast.GameStarts, {}),
     "wins_battle": (ast.BattleOutcome, {"won": True}),
     "loses_battle": (ast.BattleOutcome, {"won": False}),
     "token_any": (ast.TokenRef, {}), "token_opposing": (ast.TokenRef, {"opposing": True}),
-    "claim_free": (ast.ClaimFree, {}), "end_game": (ast.EndGame, {}),
+    "claim_free": (ast.ClaimFree, {}),
     "roll_dice": (ast.RollDice, {}),
 }
 _OWNERS = {"space_any": None, "space_unowned": "nobody", "space_other": "other",
            "space_self": "self"}
 _RENAMES = {"rename_space": "space", "rename_group": "group", "rename_deck": "deck"}
+_BUILDINGS = {"rename_house": "house", "rename_hotel": "hotel"}
 _SUBJECTS = {"player_subject": "player", "owner_subject": "owner"}
 # Space attributes holding one amount: alias -> (SpaceDecl field, what it is).
 _AMOUNTS = {"price": ("price", "a price"), "mortgage": ("mortgage", "a mortgage value"),
@@ -343,6 +366,9 @@ class _Builder(Transformer):
             return ast.SpaceByKind(self._name(ch[-1]), _OWNERS[data], span)
         if data in _RENAMES:
             return ast.Rename(_RENAMES[data], self._text(ch[0]), self._text(ch[1]), span)
+        if data in _BUILDINGS:
+            return ast.Rename("building", ast.Text(_BUILDINGS[data], span),
+                              self._text(ch[0]), span)
         if data in _SUBJECTS:
             return _SUBJECTS[data]
         if data in _AMOUNTS:
@@ -480,6 +506,12 @@ class _Builder(Transformer):
     def set_stmt(self, meta, ch):
         return ast.Set(self._name(ch[0]), ch[1], self._span(meta))
 
+    def param_stmt(self, meta, ch):
+        return ast.Set(self._name(ch[0]), ch[1], self._span(meta), parameter=True)
+
+    def pot(self, meta, ch):
+        return ast.Pot(self._text(ch[0]), self._span(meta))
+
     def money(self, meta, ch):
         return ast.Money(self._int(ch[0]), self._span(meta))
 
@@ -566,9 +598,11 @@ class _Builder(Transformer):
                                  self._text(ch[1]))
         if isinstance(ch[1], Token):  # `if option NAME`
             return ast.Condition("option", "option", negated, self._name(ch[1]), self._span(meta))
-        if len(ch) > 2:  # `is not in jail`
+        words = {t.type for t in ch[2:] if isinstance(t, Token)}
+        if "NOT" in words:  # `is not in jail`, `has not completed a lap`
             negated = not negated
-        return ast.Condition(ch[1], "in_jail", negated, None, self._span(meta))
+        test = "lap" if "COMPLETED" in words else "in_jail"
+        return ast.Condition(ch[1], test, negated, None, self._span(meta))
 
     # -- effects
 
@@ -619,6 +653,13 @@ class _Builder(Transformer):
                 item = self._money(item, "the amount paid")
             options.append(item)
         return ast.PayChoice(tuple(options), self._span(meta))
+
+    def pay_into(self, meta, ch):
+        return ast.PayInto(self._money(ch[0], "the amount paid"), self._text(ch[1]),
+                           self._span(meta))
+
+    def collect_pot(self, meta, ch):
+        return ast.CollectPot(self._text(ch[0]), self._span(meta))
 
     def percent_of_worth(self, meta, ch):
         return ast.PercentOfWorth(self._int(ch[0]), self._span(meta))

@@ -48,28 +48,35 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best is not None else None
 
 
-def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
+def resolve(path: str, options: Iterable[str] = (),
+            overrides: Iterable[ast.Set] = ()) -> ast.Program:
     """The effective rulebook of `path` with the named options switched on."""
-    program, errors = resolve_with_errors(path, options)
+    program, errors = resolve_with_errors(path, options, overrides)
     if errors:
         raise RuleErrors(errors)
     return program
 
 
-def resolve_with_errors(path: str, options: Iterable[str] = ()) -> tuple[ast.Program,
-                                                                         list[Diagnostic]]:
+def resolve_with_errors(path: str, options: Iterable[str] = (),
+                        overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program,
+                                                                    list[Diagnostic]]:
     """Like `resolve`, but the mistakes it can step over come back as diagnostics.
 
     An override or a rename that targets nothing, an unknown option and a second board are
     skipped, so the checker can still look at the rest; an unreadable, unparsable or
     cyclic chain of files still raises RuleError(s).
     """
-    return merge(load_chain(str(path)), options)
+    return merge(load_chain(str(path)), options, overrides)
 
 
-def merge(chain: list[ast.File], options: Iterable[str] = ()) -> tuple[ast.Program,
-                                                                     list[Diagnostic]]:
-    """The Program of a chain from `load_chain`, and the mistakes stepped over."""
+def merge(chain: list[ast.File], options: Iterable[str] = (),
+          overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program, list[Diagnostic]]:
+    """The Program of a chain from `load_chain`, and the mistakes stepped over.
+
+    overrides are the `--set NAME=VALUE` of a command line (parse.parse_override): values
+    for the rulebook's parameters, applied after every `set` of the files (check verifies
+    that each names a declared parameter).
+    """
     options = tuple(dict.fromkeys(options))
     declared = [opt.name for f in chain for opt in _options(f.items)]
     names = {n.name for n in declared}
@@ -97,6 +104,9 @@ def merge(chain: list[ast.File], options: Iterable[str] = ()) -> tuple[ast.Progr
         declared_options=tuple(declared),
         tokens=tuple(merger.tokens.values()),
         sides=tuple(merger.sides.values()),
+        pots=tuple(merger.pots),
+        buildings=tuple(merger.buildings.items()),
+        overrides=tuple(overrides),
     ), errors
 
 
@@ -188,6 +198,8 @@ class _Merger:
         # tokens and sides by name: a child's declaration of the same name replaces it
         self.tokens: dict[str, ast.TokenDecl] = {}
         self.sides: dict[str, ast.SideDecl] = {}
+        self.pots: list[ast.Pot] = []
+        self.buildings: dict[str, ast.Text] = {}
         self.has_parent = False
 
     def _error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
@@ -232,6 +244,8 @@ class _Merger:
                 self.currency = item
             elif isinstance(item, (ast.TokenDecl, ast.SideDecl)):
                 self._add_named(item, file.path)
+            elif isinstance(item, ast.Pot):
+                self.pots.append(item)  # a duplicate is left to the checker
         if dice:
             self.dice = dice
         for item in items:
@@ -291,6 +305,9 @@ class _Merger:
 
     def _rename(self, item: ast.Rename) -> None:
         old, new = item.old.value, item.new.value
+        if item.what == "building":
+            self.buildings[old] = item.new
+            return
         known = self._names(item.what)
         if old not in known:
             code = {"space": "E104", "group": "E108", "deck": "E105"}[item.what]

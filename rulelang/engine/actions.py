@@ -309,7 +309,15 @@ def _shortage(game, seat, kind) -> bool:
     if len(wanting) <= supply:
         return False
     game.rule = "building_shortage"
-    winner, price = run_auction(game, Lot(kind), 1, wanting)
+    opening = 1
+    if game.settings.building_auction_from_cost:
+        # "au prix le plus bas indiqué sur la carte de propriété": the cheapest lot it may go on
+        costs = [game.rulebook.spaces[q].hotel_cost if kind == "hotel"
+                 else game.rulebook.spaces[q].house_cost
+                 for q in game.rulebook.properties
+                 if any(_can_build_kind(game, p, q, kind) for p in wanting)]
+        opening = max(1, min(costs, default=1))
+    winner, price = run_auction(game, Lot(kind), opening, wanting)
     if winner is None:
         return True
     targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)]

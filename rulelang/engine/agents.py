@@ -17,7 +17,8 @@ class Agent:
     """The decision protocol, with legal, passive defaults."""
 
     name = "agent"
-    attentive = True  # claims rent in time (rent_claim_window)
+    attentive = True  # claims rent at all
+    claim_delay = 0  # following players who roll before it claims (rent_claim_window)
 
     def seat_at(self, game, seat: int) -> None:
         """Called once when the game seats the agent."""
@@ -207,8 +208,12 @@ class DefaultAgent(Agent):
         hotel_level = s.max_houses + 1
         houses, hotels = st.houses, st.hotels
         best, best_gain = None, 0
+        lift_first = s.building_on_mortgaged == "lift_first"
+        mortgaged = st.mortgaged
         for g in full:
             members = rb.groups[g]
+            if not lift_first and any(mortgaged[q] for q in members):
+                continue  # the group's mortgages are lifted first (above)
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
             for q in members:

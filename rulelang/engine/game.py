@@ -14,6 +14,9 @@ from typing import Callable, Sequence
 
 from . import actions as act
 from . import tokens
+from . import endings
+from .endings import GameOver
+from .setup import deal_deeds
 from .state import State
 from .tables import RentContext, Rulebook
 
@@ -21,10 +24,6 @@ BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
 MAX_CHAIN = 32  # land -> card -> move -> land ... deeper than this stops (see check: cycles)
-
-
-class GameOver(Exception):
-    """Raised inside the loop when the game ends in the middle of a turn."""
 
 
 class Game:
@@ -44,7 +43,6 @@ class Game:
         self.settings = s
         self.agents = list(agents)
         self.seed = seed
-        self.max_turns = max_turns
         self.rng = random.Random(seed)
         self._log = log
         self.rule = "setup"
@@ -68,10 +66,11 @@ class Game:
         self._mortgaged: tuple[tuple[int, ...], ...] = ()
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
+        self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
         self.state = State(
-            cash=[0] * n + [0],
+            cash=[0] * n + [0] + [0] * len(rulebook.pots),  # players, the bank, the pots
             position=[rulebook.go] * n,
             in_jail=[False] * n,
             jail_turns=[0] * n,
@@ -84,13 +83,29 @@ class Game:
             bank_houses=s.houses,
             bank_hotels=s.hotels,
             decks=decks,
+            laps=[0] * n,
             players=n,
             bank=n,
         )
+        # taxes, fines and card penalties go to the bank, or to a pot (fines_to)
+        self.fine_account = n + 1 + rulebook.pots.index(s.fines_to) if s.fines_to else n
         for seat, agent in enumerate(self.agents):
             if hasattr(agent, "seat_at"):
                 agent.seat_at(self, seat)
+        # who claims rent in time: attentive, and noticing before the claim window closes
+        self._claims = [getattr(a, "attentive", True)
+                        and getattr(a, "claim_delay", 0) < s.rent_claim_window
+                        for a in self.agents]
         self._setup()
+
+    @property
+    def max_turns(self) -> int:
+        return self._max_turns
+
+    @max_turns.setter
+    def max_turns(self, value: int) -> None:
+        self._max_turns = value
+        self._turn_limit, self._limit_reason = endings.turn_limit(self.settings, value)
 
     # ------------------------------------------------------------ log
 
@@ -108,7 +123,10 @@ class Game:
         self._log(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
     def account_name(self, account: int):
-        return BANK_NAME if account == self.state.bank else account
+        bank = self.state.bank
+        if account > bank:
+            return self.rulebook.pots[account - bank - 1]
+        return BANK_NAME if account == bank else account
 
     # ------------------------------------------------------------ setup
 
@@ -133,6 +151,8 @@ class Game:
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash")
         tokens.setup(self)
+        if s.deal_deeds:
+            deal_deeds(self)
         self.rule = "first_player"
         if s.first_player == "highest_roll" and n > 1:
             contenders = list(range(n))
@@ -200,13 +220,8 @@ class Game:
         return total
 
     def net_worth(self, seat: int) -> int:
-        """The printed valuation of the short games: mortgaged lots count their mortgage."""
-        st, rb = self.state, self.rulebook
-        total = self.worth(seat)
-        for pos in rb.properties:
-            if st.owner[pos] == seat and st.mortgaged[pos]:
-                total -= rb.spaces[pos].price - rb.spaces[pos].mortgage
-        return total
+        """The printed valuation of the short games (endings.valuation)."""
+        return endings.valuation(self, seat)
 
     # ------------------------------------------------------------ derived views for agents
 
@@ -417,7 +432,7 @@ class Game:
         owner = st.owner[pos]
         if owner < 0 or owner == seat or owner != self._landed_owner:
             return
-        if not self.agents[owner].attentive:
+        if not self._claims[owner]:
             if self._log:
                 self.emit("rent_unclaimed", player=seat, owner=owner)
             return
@@ -439,7 +454,7 @@ class Game:
         amount = value if kind == "money" else self.worth(seat) * value // 100
         if self._log:
             self.emit("tax_choice", player=seat, choice=f"{kind}:{value}", amount=amount)
-        self.charge(seat, self.state.bank, amount, "tax")
+        self.charge(seat, self.fine_account, amount, "tax")
 
     def pay_per_building(self, seat: int, per_house: int, per_hotel: int) -> None:
         st = self.state
@@ -448,7 +463,7 @@ class Game:
             if st.owner[pos] == seat:
                 houses += st.houses[pos]
                 hotels += st.hotels[pos]
-        self.charge(seat, st.bank, houses * per_house + hotels * per_hotel, "repairs")
+        self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel, "repairs")
 
     def pay_each(self, seat: int, amount: int, collect: bool) -> None:
         """Pay every other player `amount`, or collect it from each of them."""
@@ -502,7 +517,7 @@ class Game:
                 raise act.IllegalAction("leaving_jail", "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
                 raise act.IllegalAction("leaving_jail", "not enough cash to pay the fine")
-            self.transfer(seat, st.bank, s.jail_fine, "jail fine")
+            self.transfer(seat, self.fine_account, s.jail_fine, "jail fine")
             self._free(seat, "fine")
             self._rolls(seat)
             return
@@ -516,7 +531,7 @@ class Game:
         if s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles")
         elif st.jail_turns[seat] >= s.jail_turns:
-            if not self.charge(seat, st.bank, s.jail_fine, "jail fine"):
+            if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine"):
                 return
             self._free(seat, "forced")
         else:
@@ -624,8 +639,8 @@ class Game:
             if not st.bankrupt[seat]:
                 break
         st.current = seat
-        if st.turn >= self.max_turns:
-            self.finish("turn_cap", None)
+        if st.turn >= self._turn_limit:
+            endings.at_turn_limit(self, self._limit_reason)
 
     def play(self) -> "Game":
         """Play until a rule ends the game or the turn cap is reached."""
@@ -636,57 +651,15 @@ class Game:
     # ------------------------------------------------------------ bankruptcy and the end
 
     def bankrupt(self, seat: int, creditor: int) -> None:
-        """The player cannot pay: everything goes to the creditor, or to the bank's auction."""
-        st = self.state
-        if st.bankrupt[seat]:
-            return
-        self.rule = "bankruptcy"
-        if self._log:
-            self.emit("bankrupt", player=seat, creditor=self.account_name(creditor))
-        act.sell_all_buildings(self, seat)
-        st.bankrupt[seat] = True
-        st.in_jail[seat] = False
-        st.bankruptcies += 1
-        if seat == st.current:
-            self.stop = True
-            self.again = False
-        lots = [pos for pos in self.rulebook.properties if st.owner[pos] == seat]
-        cash = st.cash[seat]
-        if creditor != st.bank:
-            if cash:
-                self.transfer(seat, creditor, cash, "bankruptcy")
-            st.jail_cards[creditor].extend(st.jail_cards[seat])
-            st.jail_cards[seat] = []
-            for pos in lots:
-                self.give_deed(pos, creditor)
-            for pos in lots:
-                if st.mortgaged[pos] and not st.bankrupt[creditor]:
-                    act.take_mortgaged(self, creditor, pos)
-        else:
-            if cash:
-                self.transfer(seat, st.bank, cash, "bankruptcy")
-            for deck_index, card_index in st.jail_cards[seat]:
-                st.decks[deck_index].append(card_index)
-            st.jail_cards[seat] = []
-            for pos in lots:
-                if st.mortgaged[pos]:
-                    # the bank is the lender: the deed comes back to it free of the mortgage
-                    st.mortgaged[pos] = False
-                    self.mortgage_version += 1
-                    if self._log:
-                        self.emit("mortgage_cancelled", space=self.rulebook.spaces[pos].name)
-                self.give_deed(pos, -1)
-            if self.settings.bankruptcy_to_bank == "auction":
-                for pos in lots:
-                    if self._alive() > 1:
-                        self.auction(pos)
-        if self._alive() <= 1:
-            last = next(i for i in range(st.players) if not st.bankrupt[i])
-            self.finish("last_player", last)
-            raise GameOver
+        """The player cannot pay: see endings.bankrupt."""
+        endings.bankrupt(self, seat, creditor)
 
-    def _alive(self) -> int:
-        return self.state.bankrupt.count(False)
+    def collect_pot(self, seat: int, pot: int) -> None:
+        """The player takes everything in the pot (its index among the rulebook's pots)."""
+        account = self.state.bank + 1 + pot
+        amount = self.state.cash[account]
+        if amount > 0:
+            self.transfer(account, seat, amount, "pot")
 
     def finish(self, reason: str, winner: int | None) -> None:
         if self.over:

@@ -112,6 +112,8 @@ class Rulebook:
     face_names: tuple[tuple[int, int, str], ...] = ()
     rule_names: tuple[str, ...] = ()
     currency: str = "$"
+    pots: tuple[str, ...] = ()  # accounts after the bank's, in this order
+    building_names: tuple[str, str] = ("house", "hotel")
     go: int = 0
     jail: int = -1
     # themed equipment (engine/tokens.py); empty for a rulebook that uses none of it

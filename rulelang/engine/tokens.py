@@ -180,29 +180,6 @@ def claim_free(game, seat: int, ctx=None) -> None:
         game.give_deed(pos, seat)
 
 
-def richest(game) -> int | None:
-    """The player still in the game with the highest net worth (the first seat on a tie)."""
-    st = game.state
-    alive = [p for p in range(st.players) if not st.bankrupt[p]]
-    if not alive:
-        return None
-    return max(alive, key=lambda p: (game.net_worth(p), -p))
-
-
-def end_game(game) -> None:
-    """`end the game`: over at once, the turn unfinished; the end reason is the rule's name."""
-    from .game import GameOver
-
-    st = game.state
-    alive = [p for p in range(st.players) if not st.bankrupt[p]]
-    if game.settings.winner == "richest":
-        winner = richest(game)
-    else:
-        winner = alive[0] if len(alive) == 1 else None
-    game.finish(game.rule, winner)
-    raise GameOver
-
-
 def faces_after(game, seat: int, dice) -> None:
     """The rules on a face `after moving`: they fire even if the turn was interrupted."""
     st = game.state
