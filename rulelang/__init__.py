@@ -58,6 +58,6 @@ def load(path: str, options=(), parameters=None) -> Rulebook:
 def _overrides(parameters) -> tuple:
     if not parameters:
         return ()
-    items = parameters.items() if isinstance(parameters, dict) else (
-        p.partition("=")[::2] for p in parameters)
-    return tuple(parse_override(f"{name}={value}") for name, value in items)
+    if isinstance(parameters, dict):
+        parameters = [f"{name}={value}" for name, value in parameters.items()]
+    return tuple(parse_override(p) for p in parameters)

@@ -25,9 +25,10 @@ RULESETS = ROOT / "rulesets"
 
 
 @functools.cache
-def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = ()):
+def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = (),
+             parameters: tuple[str, ...] = ()):
     """A compiled rulebook from rulesets/, compiled once per test session."""
-    return rulelang.load(str(RULESETS / name), options)
+    return rulelang.load(str(RULESETS / name), options, parameters)
 
 
 class ScriptedDice:
@@ -63,7 +64,7 @@ class Scripted(Agent):
 
     def __init__(self, buy=False, bids=(), jail="roll", tax=0, actions=(), raise_with=(),
                  accept=False, lift_on_transfer=False, wants_building=False, place=None,
-                 attentive=True, claim=False, token_to=None):
+                 attentive=True, claim_delay=0, claim=False, token_to=None):
         self.buy_answer = buy
         self.bids = list(bids)
         self.jail_answer = jail
@@ -77,6 +78,7 @@ class Scripted(Agent):
         self.attentive = attentive
         self.claim_answer = claim
         self.token_to = token_to
+        self.claim_delay = claim_delay
         self.asked: list[tuple] = []
 
     def buy(self, game, seat, pos):
@@ -147,13 +149,23 @@ def scenario(
     log: list | None = None,
     tokens=None,
     characters=None,
+    dealt: bool = False,
 ) -> Game:
-    """A game whose state is exactly the one described; dice follow the script."""
+    """A game whose state is exactly the one described; dice follow the script.
+
+    Deeds a rulebook deals at setup are taken back (and their price refunded) unless dealt.
+    """
     rb = rulebook(name, options)
     agents = list(agents or [Scripted() for _ in range(players)])
     game = Game(rb, agents, seed=0, log=log.append if log is not None else None)
     st = game.state
     bank = st.bank
+    if not dealt:
+        for q in rb.properties:
+            st.owner[q] = -1
+        for seat in range(st.players):
+            st.cash[bank] += st.cash[seat] - rb.settings.starting_cash
+            st.cash[seat] = rb.settings.starting_cash
     for seat, amount in (cash or {}).items():
         st.cash[bank] += st.cash[seat] - amount
         st.cash[seat] = amount

@@ -71,7 +71,7 @@ def test_the_ring_on_mount_doom_ends_the_game_at_once():
 
 def test_quick_game_two_paid_deeds_and_three_houses():
     """PARTIE PLUS RAPIDE 1 and 2: two deeds dealt and paid; a hotel after three houses."""
-    game = scenario(name="lotr_fr_quick.rules")
+    game = scenario(name="lotr_fr_quick.rules", dealt=True)
     for seat in range(3):
         mine = [q for q in game.rulebook.properties if game.state.owner[q] == seat]
         assert len(mine) == 2

@@ -16,7 +16,7 @@ def deeds(game, seat):
 
 def test_change_1_three_free_deeds_are_dealt():
     """SHORT GAME 1: three Title Deeds dealt to each player, free."""
-    game = scenario(name=SHORT)
+    game = scenario(name=SHORT, dealt=True)
     for seat in range(3):
         assert len(deeds(game, seat)) == 3
         assert game.state.cash[seat] == 1500
@@ -96,7 +96,7 @@ def test_change_5_the_first_bankruptcy_ends_the_game_and_the_most_powerful_wins(
 
 def test_timed_two_deeds_are_dealt_and_paid():
     """TIME LIMIT GAME: two deeds each, paid to the bank at once."""
-    game = scenario(name=TIMED)
+    game = scenario(name=TIMED, dealt=True)
     for seat in range(3):
         mine = deeds(game, seat)
         assert len(mine) == 2

@@ -182,7 +182,7 @@ def test_several_players_on_the_space_fight_in_turn_order_while_the_symbol_stays
 def test_quick_game_deals_two_paid_deeds_and_ends_at_the_second_bankruptcy():
     """RÈGLE POUR UNE PARTIE PLUS RAPIDE: two paid deeds; three Appartements before a Tour;
     the second bankruptcy ends the game."""
-    game = scenario(name="starwars_ep2_quick.rules")
+    game = scenario(name="starwars_ep2_quick.rules", dealt=True)
     for seat in range(3):
         assert sum(1 for q in game.rulebook.properties if game.state.owner[q] == seat) == 2
     s = game.rulebook.settings

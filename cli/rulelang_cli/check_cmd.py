@@ -8,7 +8,8 @@ import sys
 import click
 
 from rulelang.check import check_path
-from rulelang.diagnostics import render, summary, to_json
+from rulelang.diagnostics import RuleError, render, summary, to_json
+from rulelang.parse import parse_override
 
 
 def _read(path: str, cache: dict[str, str | None]) -> str | None:
@@ -29,7 +30,10 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
 @click.option("--strict", is_flag=True, help="count warnings as errors")
 @click.option("--option", "options", metavar="NAME", multiple=True,
               help="switch on an option of the rulebook (repeatable)")
-def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...]) -> None:
+@click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
+              help="check with a parameter agreed, e.g. time_limit=60 (repeatable)")
+def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...],
+          parameters: tuple[str, ...]) -> None:
     """Check rulebooks: syntax, names, types, the board and the settings.
 
     Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 bad usage.
@@ -38,7 +42,11 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
     failed = False
     report = []
     for path in files:
-        _, diags = check_path(path, options)
+        try:
+            overrides = [parse_override(p) for p in parameters]
+        except RuleError as e:
+            raise click.BadParameter(e.diagnostic.message, param_hint="--set") from None
+        _, diags = check_path(path, options, overrides)
         errors = sum(d.is_error for d in diags)
         warnings = len(diags) - errors
         failed = failed or errors > 0 or (strict and warnings > 0)

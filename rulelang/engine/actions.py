@@ -88,9 +88,9 @@ def _owned(game, seat, pos, rule="selling"):
 
 
 def level(game, pos) -> int:
-    """Buildings on a lot as one number: houses, or max_houses + 1 for a hotel."""
+    """Buildings on a lot as one number: houses, or houses_per_hotel + 1 for a hotel."""
     st = game.state
-    return game.settings.max_houses + 1 if st.hotels[pos] else st.houses[pos]
+    return game.settings.houses_per_hotel + 1 if st.hotels[pos] else st.houses[pos]
 
 
 def group_has_buildings(game, group) -> bool:
