@@ -138,7 +138,7 @@ class _Themed:
         elif isinstance(event, ast.RentDue):
             for e in when.effects:
                 if not isinstance(e, ast.MultiplyRent):
-                    self.error("E351", "'when rent is due' only multiplies the rent", e.span,
+                    self.error("E351", "the only effect of 'when rent is due' is 'rent xN'", e.span,
                                hint="write: when rent is due on ...: rent x2")
                 elif e.factor < 1:
                     self.error("E202", "a rent multiplier is at least x1", e.span)
@@ -168,7 +168,7 @@ class _Themed:
             elif isinstance(e, ast.PlaceToken):
                 self.kind(e.kind)
                 if not isinstance(event, _TOKEN_EVENTS):
-                    self.error("E350", "'the token' means the token of a rule about a token",
+                    self.error("E350", "the effect 'move the token' needs a rule about a token",
                                e.span, hint="use it when a player meets a token or wins a "
                                "battle")
             elif isinstance(e, ast.Battle):
