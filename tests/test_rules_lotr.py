@@ -1,7 +1,8 @@
 """Scenario tests of The Lord of the Rings Trilogy Edition (001, English): the Eye of Sauron,
 the One Ring of the Optional Rule, and the edition's changes to the rules it shares."""
 
-from scenario import Scripted, pos, scenario, total_money
+from rulelang.engine.actions import Build
+from scenario import Scripted, pos, refused, scenario, total_money
 
 LOTR = "lotr.rules"
 RING = ("one_ring",)
@@ -169,3 +170,12 @@ def test_themed_names():
     assert steeds == ["Bill the Pony", "Asfaloth", "Brego", "Shadowfax"]
     assert rb.group_names[rb.space("Staff of Gandalf").group] == "Staffs of the Wizards"
     assert [d.name for d in rb.decks] == ["People", "Event"]
+
+
+def test_no_stronghold_while_a_territory_of_the_group_is_mortgaged():
+    """MORTGAGES: strongholds only once no territory of the group is mortgaged (the 1961
+    rules lift the mortgage first instead)."""
+    game = lotr(options=(), owners={"Bag End": 0, "Farmer Maggot's": 0},
+                mortgaged=["Farmer Maggot's"])
+    refused(game, 0, Build(pos(game, "Bag End")), "mortgages")
+    refused(game, 0, Build(pos(game, "Farmer Maggot's")), "mortgages")
