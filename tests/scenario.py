@@ -232,3 +232,21 @@ def refused(game: Game, seat: int, action, rule: str) -> IllegalAction:
     assert snapshot(game) == before and game.version == version
     assert total_money(game) == 0
     return err.value
+
+
+def assert_dealt(name: str, players: int, each: int, paid: bool, seed: int = 5) -> Game:
+    """A new game of the rulebook dealt `each` deeds to every player, paid or free, distinct
+    deeds, the same for the same seed; returns the game."""
+    rb = rulebook(name)
+    game = Game(rb, [Scripted() for _ in range(players)], seed=seed)
+    st = game.state
+    for seat in range(players):
+        mine = [q for q in rb.properties if st.owner[q] == seat]
+        assert len(mine) == each
+        cost = sum(rb.spaces[q].price for q in mine) if paid else 0
+        assert st.cash[seat] == rb.settings.starting_cash - cost
+    assert sum(1 for q in rb.properties if st.owner[q] >= 0) == players * each
+    assert total_money(game) == 0
+    again = Game(rb, [Scripted() for _ in range(players)], seed=seed)
+    assert again.state.owner == st.owner  # the deal is part of the seeded game
+    return game

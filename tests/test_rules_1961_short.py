@@ -10,7 +10,7 @@ import rulelang
 from rulelang.engine.actions import Build, SellAll
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
-from scenario import RULESETS, Scripted, rulebook, scenario, total_money
+from scenario import RULESETS, Scripted, assert_dealt, rulebook, scenario, total_money
 
 SHORT, TIMED = "classic_1961_short.rules", "classic_1961_timed.rules"
 RB = rulebook(SHORT)
@@ -32,17 +32,7 @@ def _retired(game, seat):
 @pytest.mark.parametrize("name", [SHORT, TIMED])
 def test_two_deeds_dealt_and_paid(name):
     """PARTIE ABRÉGÉE 1 / LIMITE DE TEMPS: two deeds to each player, paid at the printed price."""
-    rb = rulebook(name)
-    game = Game(rb, [Scripted() for _ in range(4)], seed=5)
-    st = game.state
-    for seat in range(4):
-        mine = [q for q in rb.properties if st.owner[q] == seat]
-        assert len(mine) == 2
-        assert st.cash[seat] == 1500 - sum(rb.spaces[q].price for q in mine)
-    assert sum(1 for q in rb.properties if st.owner[q] >= 0) == 8
-    assert total_money(game) == 0
-    again = Game(rb, [Scripted() for _ in range(4)], seed=5)
-    assert again.state.owner == st.owner  # the deal is part of the seeded game
+    assert_dealt(name, players=4, each=2, paid=True)
 
 
 def test_hotel_after_three_houses():

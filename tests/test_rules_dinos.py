@@ -5,7 +5,7 @@ import pytest
 from rulelang.engine.actions import Build, IllegalAction, Sell, apply
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
-from scenario import Scripted, refused, rulebook, scenario, total_money
+from scenario import Scripted, assert_dealt, refused, rulebook, scenario, total_money
 
 DINOS, QUICK = "dinos.rules", "dinos_quick.rules"
 RB = rulebook(DINOS)
@@ -138,13 +138,7 @@ def test_no_tente_while_a_lot_of_the_group_is_mortgaged():
 
 def test_quick_three_free_deeds():
     """PARTIE RAPIDE 1: three deeds to each player, given free."""
-    rb = rulebook(QUICK)
-    game = Game(rb, [Scripted() for _ in range(4)], seed=3)
-    st = game.state
-    for seat in range(4):
-        assert sum(1 for q in rb.properties if st.owner[q] == seat) == 3
-        assert st.cash[seat] == 1500
-    assert total_money(game) == 0
+    assert_dealt(QUICK, players=4, each=3, paid=False)
 
 
 def test_quick_three_tentes_then_a_4x4_traded_back_for_three():

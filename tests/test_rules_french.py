@@ -8,7 +8,8 @@ from rulelang.engine.actions import Build, Sell, SellAll, apply
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents
-from scenario import RULESETS, Scripted, refused, rulebook, scenario, total_money
+from scenario import (RULESETS, Scripted, assert_dealt, refused, rulebook, scenario,
+                      total_money)
 
 STD, QUICK, TIMED = "french_standard.rules", "french_quick.rules", "french_timed.rules"
 RB = rulebook(STD)
@@ -117,13 +118,7 @@ def test_auction_bid_may_exceed_cash_when_funds_can_be_raised():
 @pytest.mark.parametrize("name", [QUICK, TIMED])
 def test_two_deeds_dealt_and_paid(name):
     """PARTIE PLUS RAPIDE 1 / LIMITÉE DANS LE TEMPS: two deeds each, paid at once."""
-    rb = rulebook(name)
-    game = Game(rb, [Scripted() for _ in range(3)], seed=11)
-    st = game.state
-    for seat in range(3):
-        mine = [q for q in rb.properties if st.owner[q] == seat]
-        assert len(mine) == 2
-        assert st.cash[seat] == 1500 - sum(rb.spaces[q].price for q in mine)
+    assert_dealt(name, players=3, each=2, paid=True, seed=11)
 
 
 def test_quick_game_hotel_after_three_houses():
