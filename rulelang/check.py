@@ -15,6 +15,7 @@ import attrs
 
 from rulelang import ast
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
+from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.engine.settings import SETTINGS
 from rulelang.resolve import did_you_mean, load_chain, merge
@@ -111,6 +112,7 @@ class _Checker:
             self.by_name[space.name.value].append(space)
         self.kinds = {s.kind.name for s in self.spaces}
         self.faces = {t.value for die in program.dice for _, t in die.face_names}
+        self.faces.update(t.value for die in program.dice for t, _ in die.symbols)
         self.deck_names = {d.name.value for d in program.decks}
         self.pot_names = {p.name.value for p in program.pots}
         self.values: dict[str, tuple[object, ast.Set | None]] = {
@@ -127,6 +129,7 @@ class _Checker:
         equipment.dice()
         self.decks()
         self.rules()
+        check_themed(self)
         self.whole()
 
     # ------------------------------------------------------------ settings

@@ -290,7 +290,12 @@ _FIXED = {
     "keep_jail_card": (ast.KeepJailCard, {}), "roll_again": (ast.RollAgain, {}),
     "nothing": (ast.Nothing, {}), "end_game": (ast.EndGame, {}), "buy_or_auction": (ast.BuyOrAuction, {"auction": True}),
     "buy": (ast.BuyOrAuction, {"auction": False}), "yes": (ast.Flag, {"value": True}),
-    "no": (ast.Flag, {"value": False}),
+    "no": (ast.Flag, {"value": False}), "game_starts": (ast.GameStarts, {}),
+    "wins_battle": (ast.BattleOutcome, {"won": True}),
+    "loses_battle": (ast.BattleOutcome, {"won": False}),
+    "token_any": (ast.TokenRef, {}), "token_opposing": (ast.TokenRef, {"opposing": True}),
+    "claim_free": (ast.ClaimFree, {}),
+    "roll_dice": (ast.RollDice, {}),
 }
 _OWNERS = {"space_any": None, "space_unowned": "nobody", "space_other": "other",
            "space_self": "self"}
@@ -416,12 +421,16 @@ class _Builder(Transformer):
     def die(self, meta, ch):
         faces: list[int] = []
         names: list[tuple[int, ast.Text]] = []
+        symbols: list[tuple[ast.Text, ast.Text | None]] = []
         for part in ch[1:]:
             if part[0] == "names":
                 names.append(part[1])
+            elif part[0] == "symbol":
+                symbols.append(part[1])
             else:
                 faces.extend(part[1])
-        return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta))
+        return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta),
+                       tuple(symbols))
 
     def face_range(self, meta, ch):
         low, high = self._int(ch[0]), self._int(ch[1])
@@ -441,11 +450,24 @@ class _Builder(Transformer):
     def face_name(self, meta, ch):
         return ("names", (self._int(ch[0]), self._text(ch[1])))
 
+    def face_symbol(self, meta, ch):
+        side = self._text(ch[1]) if len(ch) > 1 else None
+        return ("symbol", (self._text(ch[0]), side))
+
+    def token_decl(self, meta, ch):
+        side = self._text(ch[2]) if len(ch) > 2 else None
+        return ast.TokenDecl(self._text(ch[0]), self._text(ch[1]), side, self._span(meta))
+
+    def side_decl(self, meta, ch):
+        return ast.SideDecl(self._text(ch[0]), tuple(self._text(t) for t in ch[1:]),
+                            self._span(meta))
+
     def deck(self, meta, ch):
         return ast.Deck(self._text(ch[0]), tuple(ch[1:]), self._span(meta))
 
     def card(self, meta, ch):
-        return ast.Card(self._text(ch[0]), self._text(ch[1]), ch[2], self._span(meta))
+        return ast.Card(self._text(ch[0]), self._text(ch[1]), self._rent_factors(ch[2]),
+                        self._span(meta))
 
     # -- rules
 
@@ -520,7 +542,23 @@ class _Builder(Transformer):
 
     def when(self, meta, ch):
         event, *conditions, effects = ch
-        return ast.When(event, tuple(conditions), effects, self._span(meta))
+        return ast.When(event, tuple(conditions), self._rent_factors(effects, event),
+                        self._span(meta))
+
+    def _rent_factors(self, effects, event=None):
+        """`rent xN` standing alone multiplies the rent of `when rent is due`; elsewhere
+        it must follow `advance to the nearest ...` (E010)."""
+        out = []
+        for e in effects:
+            if isinstance(e, ast.MultiplyRent) and not isinstance(event, ast.RentDue):
+                self._error("E010", f"the rent modifier 'rent x{e.factor}' must follow "
+                            "'advance to the nearest ...'", e.span,
+                            hint="write it right after the advance: "
+                            f"advance to the nearest railroad, rent x{e.factor}; or multiply "
+                            "a rent with: when rent is due on ...: rent x2")
+                continue
+            out.append(e)
+        return tuple(out)
 
     def lands(self, meta, ch):
         return ast.Lands(ch[0], self._span(meta))
@@ -535,11 +573,29 @@ class _Builder(Transformer):
     def die_shows(self, meta, ch):
         return ast.DieShows(self._text(ch[0]), self._span(meta))
 
+    def die_shows_after(self, meta, ch):
+        return ast.DieShows(self._text(ch[0]), self._span(meta), after=True)
+
+    def meets(self, meta, ch):
+        return ast.Meets(ch[0], self._span(meta))
+
+    def token_by_name(self, meta, ch):
+        return ast.TokenRef(self._text(ch[0]), span=self._span(meta))
+
+    def token_reaches(self, meta, ch):
+        return ast.TokenReaches(self._text(ch[0]), ch[1], self._span(meta))
+
+    def rent_due(self, meta, ch):
+        return ast.RentDue(ch[0], self._span(meta))
+
     def space_by_name(self, meta, ch):
         return ast.SpaceByName(self._text(ch[0]), self._span(meta))
 
     def condition(self, meta, ch):
         negated = ch[0].type == "UNLESS"
+        if isinstance(ch[1], Token) and ch[1].type == "STRING":  # `the space holds token "X"`
+            return ast.Condition("space", "holds", negated, None, self._span(meta),
+                                 self._text(ch[1]))
         if isinstance(ch[1], Token):  # `if option NAME`
             return ast.Condition("option", "option", negated, self._name(ch[1]), self._span(meta))
         words = {t.type for t in ch[2:] if isinstance(t, Token)}
@@ -558,6 +614,9 @@ class _Builder(Transformer):
                 continue
             prev = out[-1] if out else None
             written = "rent dice x" if item.field == "dice_multiplier" else "rent x"
+            if prev is None and item.field == "rent_factor":
+                out.append(ast.MultiplyRent(item.value, item.span))  # judged by `when`
+                continue
             if not isinstance(prev, ast.AdvanceToNearest):
                 self._error("E010", f"the rent modifier '{written}{item.value}' must follow "
                             "'advance to the nearest ...'", item.span,
@@ -632,6 +691,19 @@ class _Builder(Transformer):
 
     def draw(self, meta, ch):
         return ast.Draw(self._text(ch[0]), self._span(meta))
+
+    def move_token_next(self, meta, ch):
+        return ast.MoveTokenNext(self._text(ch[0]), self._name(ch[1]), self._span(meta))
+
+    def move_token_by(self, meta, ch):
+        onto = self._name(ch[2]) if len(ch) > 2 else None
+        return ast.MoveTokenBy(self._text(ch[0]), self._text(ch[1]), onto, self._span(meta))
+
+    def place_token(self, meta, ch):
+        return ast.PlaceToken(self._name(ch[0]), self._span(meta))
+
+    def battle(self, meta, ch):
+        return ast.Battle(self._text(ch[0]), self._span(meta))
 
     def pay_rent(self, meta, ch):
         return ast.PayRent(self._int(ch[0]) if ch else 1, self._span(meta))

@@ -102,6 +102,8 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
         currency=merger.currency,
         options=options,
         declared_options=tuple(declared),
+        tokens=tuple(merger.tokens.values()),
+        sides=tuple(merger.sides.values()),
         pots=tuple(merger.pots),
         buildings=tuple(merger.buildings.items()),
         overrides=tuple(overrides),
@@ -157,7 +159,8 @@ def _options(items: Iterable[ast.Item]) -> Iterator[ast.Option]:
 
 # Which Text field of which node names a space, a group or a deck (for `rename`).
 _RENAMED_FIELDS = {
-    "space": {ast.SpaceDecl: "name", ast.SpaceByName: "name", ast.AdvanceTo: "space"},
+    "space": {ast.SpaceDecl: "name", ast.SpaceByName: "name", ast.AdvanceTo: "space",
+              ast.TokenDecl: "start"},
     "group": {ast.SpaceDecl: "group"},
     "deck": {ast.Deck: "name", ast.Draw: "deck"},
 }
@@ -192,6 +195,9 @@ class _Merger:
         self.rules: list[ast.Rule] = []
         self.settings: list[ast.Set] = []
         self.currency: ast.Currency | None = None
+        # tokens and sides by name: a child's declaration of the same name replaces it
+        self.tokens: dict[str, ast.TokenDecl] = {}
+        self.sides: dict[str, ast.SideDecl] = {}
         self.pots: list[ast.Pot] = []
         self.buildings: dict[str, ast.Text] = {}
         self.has_parent = False
@@ -236,6 +242,8 @@ class _Merger:
                 self.settings.append(item)
             elif isinstance(item, ast.Currency):
                 self.currency = item
+            elif isinstance(item, (ast.TokenDecl, ast.SideDecl)):
+                self._add_named(item, file.path)
             elif isinstance(item, ast.Pot):
                 self.pots.append(item)  # a duplicate is left to the checker
         if dice:
@@ -244,6 +252,19 @@ class _Merger:
             if isinstance(item, ast.Rename):
                 self._rename(item)
         self.has_parent = True
+
+    def _add_named(self, item, path: str) -> None:
+        """A token or a side: a child's one replaces the parent's; twice in a file is E153/E154."""
+        table = self.tokens if isinstance(item, ast.TokenDecl) else self.sides
+        name = item.name.value
+        first = table.get(name)
+        if first is not None and first.span.file == path:
+            what, code = (("token", "E153") if isinstance(item, ast.TokenDecl)
+                          else ("side", "E154"))
+            self._error(code, f"duplicate {what} '{name}'", item.name.span,
+                        notes=[("the first is here", first.name.span)])
+            return
+        table[name] = item
 
     def _add_deck(self, deck: ast.Deck, inherited: set[str], replaced: set[str]) -> None:
         name = deck.name.value
@@ -305,6 +326,7 @@ class _Merger:
         self.board = _rewrite(self.board, rename)
         self.decks = list(_rewrite(tuple(self.decks), rename))
         self.rules = list(_rewrite(tuple(self.rules), rename))
+        self.tokens = {k: _rewrite(t, rename) for k, t in self.tokens.items()}
 
     def _names(self, what: str) -> set[str]:
         if what == "deck":

@@ -44,6 +44,15 @@ class ScriptedDice:
         roll = tuple(self.rolls.pop(0))
         return (self.table.index(roll) + 0.5) / len(self.table)
 
+    def choice(self, seq):
+        """One die thrown alone (a battle): the next scripted item is the face it shows."""
+        if not self.rolls:
+            raise AssertionError("the scenario ran out of scripted dice")
+        face = self.rolls.pop(0)
+        if face not in seq:
+            raise AssertionError(f"the die has no face {face!r}")
+        return face
+
     def shuffle(self, seq) -> None:
         pass
 
@@ -55,7 +64,7 @@ class Scripted(Agent):
 
     def __init__(self, buy=False, bids=(), jail="roll", tax=0, actions=(), raise_with=(),
                  accept=False, lift_on_transfer=False, wants_building=False, place=None,
-                 attentive=True, claim_delay=0):
+                 attentive=True, claim_delay=0, claim=False, token_to=None):
         self.buy_answer = buy
         self.bids = list(bids)
         self.jail_answer = jail
@@ -67,6 +76,8 @@ class Scripted(Agent):
         self.wants = wants_building
         self.place = place
         self.attentive = attentive
+        self.claim_answer = claim
+        self.token_to = token_to
         self.claim_delay = claim_delay
         self.asked: list[tuple] = []
 
@@ -103,6 +114,14 @@ class Scripted(Agent):
     def place_building(self, game, seat, kind, lots):
         return self.place if self.place is not None else lots[0]
 
+    def claim(self, game, seat, pos):
+        self.asked.append(("claim", pos))
+        return self.claim_answer
+
+    def place_token(self, game, seat, token, spaces):
+        self.asked.append(("place_token", token, spaces))
+        return pos(game, self.token_to) if self.token_to is not None else spaces[0]
+
 
 def pos(game: Game, name: str) -> int:
     """The index of the space of that name."""
@@ -128,6 +147,8 @@ def scenario(
     name: str = "classic_1961.rules",
     options: tuple[str, ...] = (),
     log: list | None = None,
+    tokens=None,
+    characters=None,
     dealt: bool = False,
 ) -> Game:
     """A game whose state is exactly the one described; dice follow the script.
@@ -182,6 +203,11 @@ def scenario(
         first = [ids.index(card_id) for card_id in top]
         rest = [i for i in range(len(ids)) if i not in first]
         st.decks[d] = [st.decks[d][i] for i in first + rest]
+    for token, space in (tokens or {}).items():
+        st.tokens[[t.name for t in rb.tokens].index(token)] = pos(game, space)
+    for seat, character in (characters or {}).items():
+        c = [name for name, _ in rb.characters].index(character)
+        st.character[seat], st.side[seat] = c, rb.characters[c][1]
     st.current = current
     game.rng = ScriptedDice(rb, dice)
     return game

@@ -58,6 +58,18 @@ class Agent:
     def place_building(self, game, seat: int, kind: str, lots: tuple[int, ...]) -> int:
         return lots[0]
 
+    def claim(self, game, seat: int, pos: int) -> bool:
+        """Take the unowned lot free of charge (`claim it for free`)?"""
+        return False
+
+    def place_token(self, game, seat: int, token: int, spaces: tuple[int, ...]) -> int:
+        """Where to put the token the player moves (`move the token to a free ...`)."""
+        return spaces[0]
+
+    def choose_character(self, game, seat: int, free: tuple[int, ...]) -> int:
+        """A character (index in game.rulebook.characters), and with it a side."""
+        return free[0]
+
 
 _NEVER = 1 << 62  # more cash than any game holds
 
@@ -340,6 +352,23 @@ class DefaultAgent(Agent):
     def wants_building(self, game, seat, kind):
         return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
 
+    def claim(self, game, seat, pos):
+        return True
+
+    def place_token(self, game, seat, token, spaces):
+        # as far behind the player as it can be: the longest way round before meeting it
+        here, size = game.state.position[seat], game.rulebook.size
+        return max(spaces, key=lambda q: ((q - here) % size, -q))
+
+    def choose_character(self, game, seat, free):
+        # sides in turn round the table, so that both are played
+        rb = game.rulebook
+        wanted = seat % len(rb.sides)
+        for c in free:
+            if rb.characters[c][1] == wanted:
+                return c
+        return free[0]
+
 
 class RandomAgent(Agent):
     """A random legal answer to every question, from a generator seeded by the game."""
@@ -419,6 +448,15 @@ class RandomAgent(Agent):
 
     def place_building(self, game, seat, kind, lots):
         return self.rng.choice(lots)
+
+    def claim(self, game, seat, pos):
+        return self.rng.random() < 0.5
+
+    def place_token(self, game, seat, token, spaces):
+        return self.rng.choice(spaces)
+
+    def choose_character(self, game, seat, free):
+        return self.rng.choice(free)
 
 
 AGENTS = {"default": DefaultAgent, "random": RandomAgent}

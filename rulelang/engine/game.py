@@ -14,6 +14,7 @@ import random
 from typing import Callable, Sequence
 
 from . import actions as act
+from . import tokens
 from . import endings
 from .endings import GameOver
 from .setup import deal_deeds
@@ -53,6 +54,8 @@ class Game:
         self.again = False  # the current player rolls once more
         self.last_roll: tuple[int, ...] = ()
         self.dice_total = 0
+        self.last_double = False
+        self.token = -1  # the token a token rule is about (engine/tokens.py)
         self.version = 0  # bumped whenever a deed changes hands
         self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
         self.build_version = 0  # bumped whenever a building is bought or sold
@@ -150,6 +153,7 @@ class Game:
         self.rule = "starting_cash"
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash")
+        tokens.setup(self)
         if s.deal_deeds:
             deal_deeds(self)
         self.rule = "first_player"
@@ -158,7 +162,8 @@ class Game:
             while len(contenders) > 1:
                 totals = {}
                 for seat in contenders:
-                    totals[seat] = sum(self.roll(seat))
+                    self.roll(seat)
+                    totals[seat] = self.dice_total
                 best = max(totals.values())
                 contenders = [seat for seat in contenders if totals[seat] == best]
             st.current = contenders[0]
@@ -315,6 +320,7 @@ class Game:
         i = int(self.rng.random() * len(rolls))
         dice = self.last_roll = rolls[i]
         self.dice_total = self.rulebook.totals[i]
+        self.last_double = self.rulebook.doubles[i]
         if self._log:
             self.emit("roll", player=seat, dice=list(dice))
         return dice
@@ -464,7 +470,8 @@ class Game:
                 total = self.dice_total
                 if ctx is not None and ctx.dice_multiplier is not None:
                     mult = ctx.dice_multiplier
-                    total = sum(self.roll(st.current))
+                    self.roll(st.current)
+                    total = self.dice_total
                 rent = mult * total
         if ctx is not None:
             rent *= ctx.factor
@@ -577,19 +584,22 @@ class Game:
             raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
         st.jail_turns[seat] += 1  # counted once the choice is valid: a refusal changes nothing
         dice = self.roll(seat)
-        self.dice_total = sum(dice)
         self._faces(seat, dice)
         if self.stop:
             return
-        if s.jail_exit_doubles and len(dice) > 1 and len(set(dice)) == 1:
+        if s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles")
         elif st.jail_turns[seat] >= s.jail_turns:
             if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine"):
                 return
             self._free(seat, "forced")
         else:
+            if self.rulebook.after_face_hooks:
+                tokens.faces_after(self, seat, dice)
             return
         self.move_by(seat, self.dice_total)
+        if self.rulebook.after_face_hooks:
+            tokens.faces_after(self, seat, dice)
 
     def _free(self, seat: int, how: str) -> None:
         self.state.in_jail[seat] = False
@@ -631,8 +641,11 @@ class Game:
                     if dh.times is None or dh.times == doubles:
                         dh.hook(self, seat, None)
                         if self.stop:
-                            return
-            self.move_by(seat, self.dice_total)
+                            break
+            if not self.stop:
+                self.move_by(seat, self.dice_total)
+            if rb.after_face_hooks:
+                tokens.faces_after(self, seat, dice)
             if self.stop or not self.again:
                 return
 

@@ -74,6 +74,25 @@ class DoublesHook:
 
 
 @frozen
+class Token:
+    """A piece that is not a player: where it starts, and its side (-1: none)."""
+
+    name: str
+    start: int
+    side: int = -1
+
+
+@frozen
+class MeetHook:
+    """A rule on a player meeting a token: which tokens (index, or -1 any) and whether only
+    a token of another side than the player's counts."""
+
+    token: int
+    opposing: bool
+    hook: Hook
+
+
+@frozen
 class Rulebook:
     """Everything a game needs from a rulebook, precomputed."""
 
@@ -97,6 +116,17 @@ class Rulebook:
     building_names: tuple[str, str] = ("house", "hotel")
     go: int = 0
     jail: int = -1
+    # themed equipment (engine/tokens.py); empty for a rulebook that uses none of it
+    die_names: tuple[str, ...] = ()
+    face_sides: tuple[tuple[int, ...], ...] = ()  # per die, per face: a side index or -1
+    tokens: tuple[Token, ...] = ()
+    sides: tuple[str, ...] = ()
+    characters: tuple[tuple[str, int], ...] = ()  # (name, side index)
+    start_hooks: tuple[Hook, ...] = ()
+    after_face_hooks: tuple[tuple[int, object, Hook], ...] = ()
+    meet_hooks: tuple[MeetHook, ...] = ()
+    battle_hooks: tuple[tuple[Hook, ...], tuple[Hook, ...]] = ((), ())  # (lost, won)
+    reach_hooks: dict = attrs.field(factory=dict)  # (token, space) -> hooks
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
@@ -140,14 +170,18 @@ class Rulebook:
             nearest[kind] = tuple(row)
         object.__setattr__(self, "nearest", nearest)
         # Every outcome of the dice, equally likely, so one random draw picks a whole roll.
+        # A face is its value, or its name when it has none (a symbol); only the dice with
+        # values move the pawn and make doubles (a die of symbols is thrown beside them).
         rolls: list[tuple[int, ...]] = [()]
         for faces in self.dice:
             rolls = [r + (f,) for r in rolls for f in faces]
+        moving = [i for i, faces in enumerate(self.dice)
+                  if any(isinstance(f, int) for f in faces)]
         object.__setattr__(self, "rolls", tuple(rolls))
-        object.__setattr__(self, "totals", tuple(sum(r) for r in rolls))
-        object.__setattr__(
-            self, "doubles", tuple(len(r) > 1 and len(set(r)) == 1 for r in rolls)
-        )
+        object.__setattr__(self, "totals", tuple(
+            sum(r[i] for i in moving if isinstance(r[i], int)) for r in rolls))
+        object.__setattr__(self, "doubles", tuple(
+            len(moving) > 1 and len({r[i] for i in moving}) == 1 for r in rolls))
         # crossings[start][steps]: the spaces with pass rules a forward move goes over or onto
         object.__setattr__(self, "crossings", tuple(
             tuple(
