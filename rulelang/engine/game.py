@@ -30,6 +30,15 @@ MAX_CHAIN = 32  # land -> card -> move -> land ... deeper than this stops (see c
 class Game:
     """A game of a compiled rulebook between seated agents, from a seed."""
 
+    # slots keep attribute access fast however many attributes the game has
+    __slots__ = (
+        "rulebook", "settings", "agents", "seed", "rng", "_log", "rule", "over", "end_reason",
+        "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token", "version",
+        "mortgage_version", "build_version", "seat_version", "_holdings", "_whole", "_pairs",
+        "_streets", "_shared", "_depth", "_landed_owner", "_max_turns", "_turn_limit",
+        "_limit_reason", "state", "fine_account", "_claims", "__weakref__",
+    )
+
     def __init__(
         self,
         rulebook: Rulebook,
