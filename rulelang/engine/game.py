@@ -75,7 +75,7 @@ class Game:
         self._whole: list[int] = []
         self._pairs: list[tuple[int, int] | None] = []
         self._streets: list[tuple[int, ...]] = []
-        self._shared: list[tuple[tuple[int, int], ...]] = []
+        self._shared: list[tuple[tuple[int, int], ...]] | None = None  # None: to rebuild
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
@@ -254,6 +254,15 @@ class Game:
         player own whole between them: the groups a trade between the two could complete."""
         if self._holdings is None:
             self._track_ownership()
+        if self._shared is None:
+            shared: list[list[tuple[int, int]]] = [[] for _ in range(self.state.players)]
+            pairs = self._pairs
+            for g in self.rulebook.street_groups:
+                if pairs[g] is not None:
+                    a, b = pairs[g]
+                    shared[a].append((g, b))
+                    shared[b].append((g, a))
+            self._shared = [tuple(x) for x in shared]
         return self._shared
 
     def whole_streets(self) -> list[tuple[int, ...]]:
@@ -273,7 +282,6 @@ class Game:
         self._whole = [-1] * len(groups)
         self._pairs = [None] * len(groups)
         self._streets = [() for _ in range(self.state.players)]
-        self._shared = [() for _ in range(self.state.players)]
         for g in range(len(groups)):
             self._group_changed(g)
 
@@ -295,31 +303,21 @@ class Game:
                     break
         whole = a if a >= 0 and b < 0 else -1
         pair = (min(a, b), max(a, b)) if b >= 0 else None
-        before_pair, before_whole = self._pairs[g], self._whole[g]
-        self._pairs[g] = pair
-        self._whole[g] = whole
+        before = self._whole[g]
         rb = self.rulebook
-        if rb.is_street[rb.groups[g][0]]:
-            if pair != before_pair:
-                for p in (before_pair or ()) + (pair or ()):
-                    self._shared[p] = self._shared_of(p)
-            if whole != before_whole:
-                for p in (before_whole, whole):
+        street = rb.is_street[rb.groups[g][0]]
+        if pair != self._pairs[g]:
+            self._pairs[g] = pair
+            if street:
+                self._shared = None  # rebuilt when next asked for
+        if whole != before:
+            self._whole[g] = whole
+            if street:
+                for p in (before, whole):
                     if p >= 0:
                         self._streets[p] = tuple(
                             h for h in rb.street_groups if self._whole[h] == p
                         )
-
-    def _shared_of(self, seat: int) -> tuple[tuple[int, int], ...]:
-        out = []
-        for h in self.rulebook.street_groups:
-            pair = self._pairs[h]
-            if pair is not None:
-                if pair[0] == seat:
-                    out.append((h, pair[1]))
-                elif pair[1] == seat:
-                    out.append((h, pair[0]))
-        return tuple(out)
 
     # ------------------------------------------------------------ dice and movement
 
