@@ -385,9 +385,9 @@ class _Env:
             case ast.PayRent(factor) if self.rent_mods is not None:
                 return _modified_rent(self.rent_mods, factor)
             case ast.PayRent(1):
-                return Game.rent_here
+                return Game.pay_rent
             case ast.PayRent(factor):
-                return lambda g, p, ctx: g.pay_rent(p, g.state.position[p], ctx, factor)
+                return lambda g, p, ctx: g.pay_rent(p, ctx, factor)
             case ast.RollAgain():
                 def roll_again(g, p, ctx):
                     g.again = True
@@ -444,7 +444,7 @@ def _modified_rent(mods, factor: int):
         for tests, mult in mods[pos]:
             if all(test(g, p) for test in tests):
                 f *= mult
-        g.pay_rent(p, pos, ctx, f)
+        g.pay_rent(p, ctx, f)
 
     return pay
 def _count_lap(g, p, ctx):

@@ -411,10 +411,6 @@ class Game:
         """`buy` on the space the player stands on; a declined lot stays with the bank."""
         self.offer(seat, self.state.position[seat], False)
 
-    def rent_here(self, seat: int, ctx: RentContext | None = None) -> None:
-        """`pay rent` on the space the player stands on."""
-        self.pay_rent(seat, self.state.position[seat], ctx)
-
     def give_deed(self, pos: int, seat: int) -> None:
         owner = self.state.owner
         held = self._holdings
@@ -492,9 +488,11 @@ class Game:
                 return False
         return True
 
-    def pay_rent(self, seat: int, pos: int, ctx: RentContext | None, factor: int = 1) -> None:
-        """The owner of the space on landing claims its rent (the hot path of every game)."""
+    def pay_rent(self, seat: int, ctx: RentContext | None = None, factor: int = 1) -> None:
+        """`pay rent` on the space the player stands on: its owner on landing claims the rent
+        (the hot path of every game)."""
         st = self.state
+        pos = st.position[seat]
         owner = st.owner[pos]
         if owner < 0 or owner == seat or owner != self._landed_owner:
             return
@@ -697,13 +695,19 @@ class Game:
         st.turn += 1
         if self.over:
             return
-        seat = st.current
-        for _ in range(n):
-            seat = (seat + 1) % n
-            if seat == 0:
-                st.round += 1
-            if not st.bankrupt[seat]:
-                break
+        seat = st.current + 1
+        if seat == n:
+            seat = 0
+            st.round += 1
+        bankrupt = st.bankrupt
+        if bankrupt[seat]:
+            for _ in range(n - 1):
+                seat += 1
+                if seat == n:
+                    seat = 0
+                    st.round += 1
+                if not bankrupt[seat]:
+                    break
         st.current = seat
         if st.turn >= self._turn_limit:
             endings.at_turn_limit(self, self._limit_reason)
