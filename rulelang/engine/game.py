@@ -333,7 +333,8 @@ class Game:
         return dice
 
     def move_by(self, seat: int, steps: int, ctx: RentContext | None = None) -> None:
-        """Move forward (passing spaces) or backward (passing nothing), then land."""
+        """Move forward (passing spaces) or backward (passing nothing), then land: fire the
+        rules of the space the player ends on."""
         st, rb = self.state, self.rulebook
         start = st.position[seat]
         if steps > 0:
@@ -344,27 +345,16 @@ class Game:
                         hook(self, seat, None)
                         if self.stop:
                             return
-        dest = (start + steps) % rb.size
-        st.position[seat] = dest
+        pos = st.position[seat] = (start + steps) % rb.size
         if self._log:
-            self.emit("move", player=seat, to=rb.spaces[dest].name, steps=steps)
-        self.land(seat, ctx)
-
-    def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
-        """Move forward to `dest`; a player already there does not go round again."""
-        start = self.state.position[seat]
-        self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
-
-    def land(self, seat: int, ctx: RentContext | None = None) -> None:
-        """Fire the rules of the space the player stands on."""
-        pos = self.state.position[seat]
-        hooks = self.rulebook.land_hooks[pos]
+            self.emit("move", player=seat, to=rb.spaces[pos].name, steps=steps)
+        hooks = rb.land_hooks[pos]
         if not hooks:
             return
         # rent is owed only to whoever owned the lot on landing, not to the winner of the
         # auction this very landing held (QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE)
         outer = self._landed_owner
-        self._landed_owner = self.state.owner[pos]
+        self._landed_owner = st.owner[pos]
         self._depth += 1
         if self._depth > MAX_CHAIN:
             self.emit("chain_cut", player=seat, depth=self._depth)
@@ -376,6 +366,11 @@ class Game:
                     break
         self._depth -= 1
         self._landed_owner = outer
+
+    def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
+        """Move forward to `dest`; a player already there does not go round again."""
+        start = self.state.position[seat]
+        self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
 
     def go_to_jail(self, seat: int) -> None:
         """Straight to jail: no passing, no landing; the turn ends."""
