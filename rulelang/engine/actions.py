@@ -240,11 +240,14 @@ def apply(game, seat, action) -> None:
 
 
 def _apply_build(game, seat, action) -> None:
-    pos = action.pos
+    pos, st = action.pos, game.state
     kind, cost = check_build(game, seat, pos)
-    if game.state.cash[seat] < cost:
+    if st.cash[seat] < cost:
         raise IllegalAction("houses", "not enough cash to build")
-    if game.settings.building_shortage_auction and _shortage(game, seat, kind):
+    # fewer players than buildings left: no shortage, whoever wants them
+    if (game.settings.building_shortage_auction
+            and (st.bank_houses if kind == "house" else st.bank_hotels) < st.players
+            and _shortage(game, seat, kind)):
         return
     _build(game, seat, pos, kind)
 
@@ -348,8 +351,6 @@ def _shortage(game, seat, kind) -> bool:
     """Several players want more buildings than the bank has: auction one. True if held."""
     st = game.state
     supply = st.bank_houses if kind == "house" else st.bank_hotels
-    if supply >= st.players:
-        return False  # fewer wanting players than buildings, whoever they are
     wanting = [seat] + [
         other for other in game.bidders()
         if other != seat and game.agents[other].wants_building(game, other, kind)
@@ -410,10 +411,10 @@ def _sell_group(game, seat, group) -> None:
 
 
 def sell_all_buildings(game, seat) -> None:
-    st = game.state
-    for group, members in enumerate(game.rulebook.groups):
-        if any(st.owner[q] == seat and (st.houses[q] or st.hotels[q]) for q in members):
-            _sell_group(game, seat, group)
+    st, group_of = game.state, game.rulebook.group_of
+    built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
+    for group in built:
+        _sell_group(game, seat, group)
 
 
 def means(game, seat) -> int:

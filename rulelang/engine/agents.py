@@ -115,8 +115,9 @@ class DefaultAgent(Agent):
     def __init__(self, reserve: int = 150):
         self.reserve = reserve
         self._traded_at = -1
-        self._idle_key = (-1, False, False)
-        self._idle_need = 0
+        self._idle_need = 0  # passing until the cash reaches this,
+        self._idle_version = -1  # while the player's holdings stay as they were
+        self._idle_supply = -1  # and the bank's supply of houses and hotels too
         self._cheapest = 0
         self._steps: tuple = ()
         self._builds: tuple[Build, ...] = ()
@@ -235,12 +236,13 @@ class DefaultAgent(Agent):
                 return trade
         # Nothing of the player's changed since it last passed, nor whether the bank has
         # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
-        key = (game.seat_version[seat], st.bank_houses > 0, st.bank_hotels > 0)
-        if key == self._idle_key and cash < self._idle_need:
+        version = game.seat_version[seat]
+        supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
+        if cash < self._idle_need and version == self._idle_version and supply == self._idle_supply:
             return None
         action, need = self._improve(game, seat, cash)
         if action is None:
-            self._idle_key, self._idle_need = key, need
+            self._idle_need, self._idle_version, self._idle_supply = need, version, supply
         return action
 
     def _improve(self, game, seat, cash):
