@@ -284,9 +284,7 @@ def _apply_mortgage(game, seat, action) -> None:
     value = check_mortgage(game, seat, pos)
     st = game.state
     game.rule = "mortgages"
-    st.mortgaged[pos] = True
-    game.mortgage_version += 1
-    game.seat_version[seat] += 1
+    game.set_mortgaged(pos, True)
     if game._log:
         game.emit("mortgage", player=seat, space=game.rulebook.spaces[pos].name)
     game.transfer(st.bank, seat, value, "mortgage")
@@ -297,9 +295,7 @@ def _apply_lift(game, seat, action) -> None:
     cost = check_lift(game, seat, pos)
     st = game.state
     game.rule = "mortgages"
-    st.mortgaged[pos] = False
-    game.mortgage_version += 1
-    game.seat_version[seat] += 1
+    game.set_mortgaged(pos, False)
     if game._log:
         game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
     game.transfer(seat, st.bank, cost, "lift mortgage")
@@ -328,8 +324,7 @@ def _build(game, seat, pos, kind) -> None:
     game.rule = "houses" if kind == "house" else "hotels"
     if st.mortgaged[pos]:
         game.rule = "mortgages"
-        st.mortgaged[pos] = False
-        game.mortgage_version += 1
+        game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
@@ -479,9 +474,7 @@ def take_mortgaged(game, seat, pos) -> None:
         return
     game.rule = "mortgages"
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
-        st.mortgaged[pos] = False
-        game.mortgage_version += 1
-        game.seat_version[seat] += 1
+        game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")

@@ -123,10 +123,10 @@ class DefaultAgent(Agent):
         self._builds: tuple[Build, ...] = ()
         self._sells: tuple[Sell, ...] = ()
         self._mortgages: tuple[Mortgage, ...] = ()
+        self._hotel_level = 0
+        self._lift_first = True
         self._bid_key = (-1, -1)
         self._bid_value = 0
-        self._mortgaged_key = (-1, -1)
-        self._mortgaged: tuple[int, ...] = ()
 
     def seat_at(self, game, seat):
         # derived once per rulebook, shared by every default agent of every game
@@ -142,8 +142,11 @@ class DefaultAgent(Agent):
                 tuple(Build(q) for q in lots),
                 tuple(Sell(q) for q in lots),
                 tuple(Mortgage(q) for q in lots),
+                game.settings.max_houses + 1,
+                game.settings.building_on_mortgaged == "lift_first",
             )
-        self._steps, self._cheapest, self._builds, self._sells, self._mortgages = tables
+        (self._steps, self._cheapest, self._builds, self._sells, self._mortgages,
+         self._hotel_level, self._lift_first) = tables
 
     def buy(self, game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -257,11 +260,7 @@ class DefaultAgent(Agent):
         if cash < reserve * 2:
             need = reserve * 2
         else:
-            key = (game.version, game.mortgage_version)
-            if key != self._mortgaged_key:
-                self._mortgaged_key = key
-                self._mortgaged = tuple(q for q in game.holdings()[seat] if mortgaged[q])
-            for q in self._mortgaged:
+            for q in game.mortgaged_lots()[seat]:
                 least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
                     return Lift(q), 0
@@ -270,14 +269,12 @@ class DefaultAgent(Agent):
             return None, need
         if cash < reserve + self._cheapest:
             return None, min(need, reserve + self._cheapest)
-        steps = self._steps
-        hotel_level = game.settings.max_houses + 1
+        steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
         best, best_gain = None, 0
-        lift_first = game.settings.building_on_mortgaged == "lift_first"
         for g in full:
             members = rb.groups[g]
-            if not lift_first and any(mortgaged[q] for q in members):
+            if not self._lift_first and any(mortgaged[q] for q in members):
                 continue  # the group's mortgages are lifted first (above)
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1

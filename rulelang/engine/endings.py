@@ -114,9 +114,7 @@ def bankrupt(game, seat: int, creditor: int) -> None:
                 game.seat_version[seat] += 1
             if st.mortgaged[pos]:
                 # the bank is the lender: the deed comes back to it free of the mortgage
-                st.mortgaged[pos] = False
-                game.mortgage_version += 1
-                game.seat_version[seat] += 1
+                game.set_mortgaged(pos, False)
                 if game._log:
                     game.emit("mortgage_cancelled", space=game.rulebook.spaces[pos].name)
             game.give_deed(pos, -1)

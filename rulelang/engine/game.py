@@ -35,7 +35,7 @@ class Game:
         "rulebook", "settings", "agents", "seed", "rng", "_log", "rule", "over", "end_reason",
         "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token", "version",
         "mortgage_version", "build_version", "seat_version", "_holdings", "_whole", "_pairs",
-        "_streets", "_shared", "_depth", "_landed_owner", "_max_turns", "_turn_limit",
+        "_streets", "_shared", "_mortgaged", "_depth", "_landed_owner", "_max_turns", "_turn_limit",
         "_limit_reason", "state", "fine_account", "_claims", "__weakref__",
     )
 
@@ -76,6 +76,7 @@ class Game:
         self._pairs: list[tuple[int, int] | None] = []
         self._streets: list[tuple[int, ...]] = []
         self._shared: list[tuple[tuple[int, int], ...]] | None = None  # None: to rebuild
+        self._mortgaged: list[list[int]] = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
@@ -271,12 +272,21 @@ class Game:
             self._track_ownership()
         return self._streets
 
+    def mortgaged_lots(self) -> list[list[int]]:
+        """For each seat, its mortgaged deeds in board order (kept up to date; do not modify)."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._mortgaged
+
     def _track_ownership(self) -> None:
-        owner = self.state.owner
+        owner, mortgaged = self.state.owner, self.state.mortgaged
         lots: list[list[int]] = [[] for _ in range(self.state.players)]
+        self._mortgaged = [[] for _ in range(self.state.players)]
         for q in self.rulebook.properties:
             if owner[q] >= 0:
                 lots[owner[q]].append(q)
+                if mortgaged[q]:
+                    self._mortgaged[owner[q]].append(q)
         self._holdings = lots
         groups = self.rulebook.groups
         self._whole = [-1] * len(groups)
@@ -406,18 +416,39 @@ class Game:
         """`buy` on the space the player stands on; a declined lot stays with the bank."""
         self.offer(seat, self.state.position[seat], False)
 
+    def set_mortgaged(self, pos: int, pledged: bool) -> None:
+        """Mortgage the lot or lift its mortgage (the money moves apart: see actions)."""
+        st = self.state
+        if st.mortgaged[pos] == pledged:
+            return
+        st.mortgaged[pos] = pledged
+        self.mortgage_version += 1
+        owner = st.owner[pos]
+        if owner >= 0:
+            self.seat_version[owner] += 1
+            if self._holdings is not None:
+                if pledged:
+                    bisect.insort(self._mortgaged[owner], pos)
+                else:
+                    self._mortgaged[owner].remove(pos)
+
     def give_deed(self, pos: int, seat: int) -> None:
         owner = self.state.owner
         held = self._holdings
         old = owner[pos]
+        pledged = self.state.mortgaged[pos]
         if old >= 0:
             self.seat_version[old] += 1
             if held is not None:
                 held[old].remove(pos)
+                if pledged:
+                    self._mortgaged[old].remove(pos)
         if seat >= 0:
             self.seat_version[seat] += 1
             if held is not None:
                 bisect.insort(held[seat], pos)
+                if pledged:
+                    bisect.insort(self._mortgaged[seat], pos)
         owner[pos] = seat
         if held is not None and self.rulebook.group_of[pos] >= 0:
             self._group_changed(self.rulebook.group_of[pos])
