@@ -209,6 +209,7 @@ def scenario(
         c = [name for name, _ in rb.characters].index(character)
         st.character[seat], st.side[seat] = c, rb.characters[c][1]
     st.current = current
+    game.refresh_views()
     game.rng = ScriptedDice(rb, dice)
     return game
 

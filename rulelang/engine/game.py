@@ -272,6 +272,11 @@ class Game:
             self._track_ownership()
         return self._streets
 
+    def refresh_views(self) -> None:
+        """Rebuild the views from the state, after it was changed other than by the game."""
+        self._holdings = None
+        self._shared = None
+
     def mortgaged_lots(self) -> list[list[int]]:
         """For each seat, its mortgaged deeds in board order (kept up to date; do not modify)."""
         if self._holdings is None:
