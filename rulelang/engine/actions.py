@@ -280,25 +280,25 @@ def _apply_sell_all(game, seat, action) -> None:
 
 
 def _apply_mortgage(game, seat, action) -> None:
-    pos = action.pos
-    value = check_mortgage(game, seat, pos)
-    st = game.state
-    game.rule = "mortgages"
-    game.set_mortgaged(pos, True)
-    if game._log:
-        game.emit("mortgage", player=seat, space=game.rulebook.spaces[pos].name)
-    game.transfer(st.bank, seat, value, "mortgage")
+    _pledge(game, seat, action.pos, True, check_mortgage(game, seat, action.pos))
 
 
 def _apply_lift(game, seat, action) -> None:
-    pos = action.pos
-    cost = check_lift(game, seat, pos)
-    st = game.state
+    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))
+
+
+def _pledge(game, seat, pos, pledged: bool, amount: int) -> None:
+    """Mortgage the lot (the bank lends `amount`) or lift it (the player repays `amount`)."""
+    bank = game.state.bank
     game.rule = "mortgages"
-    game.set_mortgaged(pos, False)
+    game.set_mortgaged(pos, pledged)
     if game._log:
-        game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
-    game.transfer(seat, st.bank, cost, "lift mortgage")
+        game.emit("mortgage" if pledged else "lift", player=seat,
+                  space=game.rulebook.spaces[pos].name)
+    if pledged:
+        game.transfer(bank, seat, amount, "mortgage")
+    else:
+        game.transfer(seat, bank, amount, "lift mortgage")
 
 
 def _apply_trade(game, seat, action) -> None:
