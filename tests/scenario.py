@@ -251,3 +251,23 @@ def assert_dealt(name: str, players: int, each: int, paid: bool, seed: int = 5) 
     again = Game(rb, [Scripted() for _ in range(players)], seed=seed)
     assert again.state.owner == st.owner  # the deal is part of the seeded game
     return game
+
+
+def assert_contents(name: str, options: tuple[str, ...], dice: int, decks: list[str],
+                    tokens: list[str]) -> None:
+    """The box of an edition: its dice, two decks of 16 cards, 32 houses and 12 hotels under
+    their own names, and its tokens (with the options that bring them)."""
+    rb = rulebook(name, options)
+    assert len(rb.dice) == dice
+    assert [(d.name, len(d.cards)) for d in rb.decks] == [(deck, 16) for deck in decks]
+    assert (rb.settings.houses, rb.settings.hotels) == (32, 12)
+    assert [t.name for t in rb.tokens] == tokens
+
+
+def assert_classic_values(name: str) -> None:
+    """Every space of the rulebook is the classic board's space at that position, its name
+    aside: kind, group, price, mortgage, building costs, rents and multipliers."""
+    rb, classic = rulebook(name), rulebook("classic_board.rules")
+    assert len(rb.spaces) == len(classic.spaces)
+    for mine, theirs in zip(rb.spaces, classic.spaces):
+        assert attrs.evolve(mine, name="") == attrs.evolve(theirs, name=""), mine.name

@@ -1,8 +1,11 @@
 """Scenario tests of The Lord of the Rings Trilogy Edition (001, English): the Eye of Sauron,
 the One Ring of the Optional Rule, and the edition's changes to the rules it shares."""
 
-from rulelang.engine.actions import Build
-from scenario import Scripted, pos, refused, scenario, total_money
+import rulelang
+from rulelang.engine.actions import Build, Lift, Mortgage, SellAll, Trade, apply
+from rulelang.engine.game import Game
+from scenario import (Scripted, assert_classic_values, assert_contents, pos, refused, rulebook,
+                      scenario, total_money)
 
 LOTR = "lotr.rules"
 RING = ("one_ring",)
@@ -170,6 +173,9 @@ def test_themed_names():
     assert steeds == ["Bill the Pony", "Asfaloth", "Brego", "Shadowfax"]
     assert rb.group_names[rb.space("Staff of Gandalf").group] == "Staffs of the Wizards"
     assert [d.name for d in rb.decks] == ["People", "Event"]
+    assert [rb.spaces[q].name for q in (2, 7, 17, 22, 33, 36)] == [
+        "Event", "People", "Event", "People", "Event", "People"]
+    assert rb.group_names[rb.space("Bill the Pony").group] == "Steeds"
 
 
 def test_no_stronghold_while_a_territory_of_the_group_is_mortgaged():
@@ -179,3 +185,122 @@ def test_no_stronghold_while_a_territory_of_the_group_is_mortgaged():
                 mortgaged=["Farmer Maggot's"])
     refused(game, 0, Build(pos(game, "Bag End")), "mortgages")
     refused(game, 0, Build(pos(game, "Farmer Maggot's")), "mortgages")
+
+
+def test_territories_keep_the_classic_values():
+    """What's different?: all the values are those of the corresponding classic deeds."""
+    assert_classic_values(LOTR)
+
+
+def test_contents():
+    """Contents: 2 dice, 16 People and 16 Event cards, 32 strongholds, 12 fortresses, and The
+    One Ring for the Optional Rule."""
+    assert_contents(LOTR, RING, dice=2, decks=["People", "Event"], tokens=["The One Ring"])
+
+
+def test_preparation_1500_power_each_and_the_cards_shuffled():
+    """PREPARATION: the People and Event cards face down (shuffled); 1,500 units of power
+    each; the rest to the Bank."""
+    rb = rulebook(LOTR)
+    assert rb.settings.shuffle_decks
+    game = Game(rb, [rulelang.DefaultAgent() for _ in range(4)], seed=2)
+    assert game.state.cash[:4] == [1500] * 4
+    assert total_money(game) == 0
+
+
+def test_fly_you_fools_after_passing_go_pays_twice():
+    """"GO": passing GO and landing on Events two spaces beyond it, "Fly you Fools! Proceed
+    to Go" (the classic Advance to Go, decision D3) pays 200 twice."""
+    game = lotr(options=(), dice=[(1, 3)], positions={0: "Shelob's Lair"}, cash={0: 100},
+                decks={"Event": ["CC01"]})
+    game.play_turn()
+    assert game.state.position[0] == pos(game, "GO")
+    assert game.state.cash[0] == 500
+    assert total_money(game) == 0
+
+
+def test_rent_claimed_before_the_second_following_player_rolls():
+    """Rent claims (lost from the English text; the French twin, D2): the owner is in time
+    until the second player after the tenant rolls."""
+    for delay, paid in ((0, 6), (1, 6), (2, 0)):
+        game = lotr(options=(), agents=[Scripted(), Scripted(claim_delay=delay), Scripted()],
+                    dice=[(2, 4)], owners={"Buckleberry Ferry": 1})
+        game.play_turn()
+        assert game.state.position[0] == pos(game, "Buckleberry Ferry")
+        assert game.state.cash[:2] == [1500 - paid, 1500 + paid], delay
+
+
+def test_steeds_rent_by_the_number_held():
+    """Railroads (lost from the English text; the French twin, D2): the steeds rent 25, 50,
+    100 or 200 by the number the owner holds."""
+    steeds = ["Bill the Pony", "Asfaloth", "Brego", "Shadowfax"]
+    for held, rent in ((1, 25), (2, 50), (3, 100), (4, 200)):
+        game = lotr(options=(), dice=[(1, 2)], positions={0: "North Carolina Avenue"},
+                    owners={name: 1 for name in steeds[-held:]})
+        game.play_turn()
+        assert game.state.position[0] == pos(game, "Shadowfax")
+        assert game.state.cash[:2] == [1500 - rent, 1500 + rent], held
+
+
+def test_staffs_of_the_wizards_rent_four_or_ten_times_the_dice():
+    """Utilities (lost from the English text; the French twin, D2): one staff, 4 times the
+    dice; both staffs, 10 times."""
+    for owners, rent in (({"Staff of Gandalf": 1}, 28),
+                         ({"Staff of Gandalf": 1, "Staff of Saruman": 1}, 70)):
+        game = lotr(options=(), dice=[(3, 4)], positions={0: "Bill the Pony"}, owners=owners)
+        game.play_turn()
+        assert game.state.position[0] == pos(game, "Staff of Gandalf")
+        assert game.state.cash[:2] == [1500 - rent, 1500 + rent]
+
+
+def test_an_event_space_draws_the_top_event_card_which_goes_under():
+    """Cards (lost from the English text; the French twin, D2 and D3): the top card of the
+    space's deck is obeyed, then put under the deck."""
+    game = lotr(options=(), dice=[(1, 2)], positions={0: "Virginia Avenue"},
+                decks={"Event": ["CC02"]})
+    deck = list(game.state.decks[1])
+    game.play_turn()
+    assert game.rulebook.spaces[game.state.position[0]].name == "Event"
+    assert game.state.cash[0] == 1500 + 200  # "Bank error in your favour"
+    assert game.state.decks[1] == deck[1:] + [deck[0]]
+    assert total_money(game) == 0
+
+
+def test_shelobs_lair_pays_75_to_the_bank():
+    """Taxes (lost from the English text; the French twin, D2): the amount on the space."""
+    game = lotr(options=(), dice=[(1, 2)], positions={0: "Shadowfax"})
+    game.play_turn()
+    assert game.state.position[0] == pos(game, "Shelob's Lair")
+    assert game.state.cash[0] == 1500 - 75
+    assert total_money(game) == 0
+
+
+def test_mortgage_after_the_groups_buildings_are_sold_and_lifting_at_ten_percent():
+    """MORTGAGES: the buildings of the color-group go back to the Bank first; the Bank lends
+    the printed mortgage value; lifting costs the mortgage plus 10%."""
+    game = lotr(options=(), owners={"Barad-dûr": 0, "Mount Doom": 0},
+                houses={"Barad-dûr": 1})
+    doom = pos(game, "Mount Doom")
+    refused(game, 0, Mortgage(doom), "mortgages")
+    apply(game, 0, SellAll(doom))
+    apply(game, 0, Mortgage(doom))
+    assert game.state.mortgaged[doom] and game.state.cash[0] == 1500 + 100 + 200
+    apply(game, 0, Lift(doom))
+    assert not game.state.mortgaged[doom] and game.state.cash[0] == 1800 - 220
+    assert total_money(game) == 0
+
+
+def test_new_owner_of_a_mortgaged_territory_pays_ten_percent_at_once_and_again_later():
+    """MORTGAGES: a mortgaged territory sold at an agreed price: the new owner pays the 10%
+    at once, and the mortgage plus 10% again when lifting it later."""
+    game = lotr(options=(), agents=[Scripted(), Scripted(accept=True), Scripted()],
+                owners={"Staff of Gandalf": 0}, mortgaged=["Staff of Gandalf"])
+    staff = pos(game, "Staff of Gandalf")
+    refused(game, 1, Lift(staff), "mortgages")
+    apply(game, 0, Trade(1, give=(staff,), cash=-40))
+    st = game.state
+    assert st.owner[staff] == 1 and st.mortgaged[staff]
+    assert st.cash[:2] == [1540, 1500 - 40 - 8]
+    apply(game, 1, Lift(staff))
+    assert st.cash[1] == 1452 - 83 and not st.mortgaged[staff]
+    assert total_money(game) == 0

@@ -4,7 +4,8 @@
 import rulelang
 from rulelang.engine.actions import Build, apply
 from rulelang.engine.game import Game
-from scenario import RULESETS, Scripted, pos, scenario, total_money
+from scenario import (RULESETS, Scripted, assert_classic_values, assert_contents, assert_dealt,
+                      pos, rulebook, scenario, total_money)
 
 FR = "lotr_fr.rules"
 RING = ("one_ring",)
@@ -24,6 +25,49 @@ def test_both_dice_carry_the_eye():
     assert game.state.position[0] == pos(game, "Income Tax")
 
 
+def test_territories_keep_the_classic_values():
+    """Les différences: "Toutes les valeurs sont les mêmes que les titres correspondants à
+    l'édition classique"."""
+    assert_classic_values(FR)
+
+
+def test_players_two_to_six():
+    """Les différences: 6 pions; two to six players."""
+    assert rulebook(FR).settings.players == (2, 6)
+
+
+def test_themed_names():
+    """Les différences: Pouvoir, Places-fortes and Forteresses, the Montures, the bâtons des
+    Magiciens, the Peuple and Événement cards and spaces."""
+    rb = rulebook(FR)
+    assert rb.currency == "Pouvoir"
+    assert rb.building_names == ("Place-forte", "Forteresse")
+    montures = [rb.spaces[q].name for q in rb.groups[rb.space("Bill le Poney").group]]
+    assert montures == ["Bill le Poney", "Asfaloth", "Brego", "Gripoil"]
+    assert rb.group_names[rb.space("Bill le Poney").group] == "Montures"
+    batons = [rb.spaces[q].name for q in rb.groups[rb.space("Bâton de Gandalf").group]]
+    assert batons == ["Bâton de Gandalf", "Bâton de Saroumane"]
+    assert rb.group_names[rb.space("Bâton de Gandalf").group] == "Bâtons des Magiciens"
+    assert [d.name for d in rb.decks] == ["Peuple", "Événement"]
+    assert [rb.spaces[q].name for q in (2, 7, 17, 22, 33, 36)] == [
+        "Événement", "Peuple", "Événement", "Peuple", "Événement", "Peuple"]
+
+
+def test_contents():
+    """Contenu: 2 dés, 16 cartes Peuple, 16 cartes Événement, 32 Places-fortes, 12
+    Forteresses, l'Anneau Unique."""
+    assert_contents(FR, RING, dice=2, decks=["Peuple", "Événement"], tokens=["L'Anneau Unique"])
+
+
+def test_the_ring_is_an_option():
+    """"Jouez à la version classique ou utilisez le pouvoir de l'Anneau Unique": without the
+    option no Ring moves, with it the Ring starts at Cul-de-Sac."""
+    game = scenario(name=FR, dice=[(1, 3)])
+    game.play_turn()
+    assert game.state.tokens == [] and game.rulebook.tokens == ()
+    assert ring(scenario(name=FR, options=RING)) == "Cul-de-Sac"
+
+
 def test_one_eye_moves_the_ring_one_territory():
     """RÈGLES SPÉCIALES 1: Cul-de-Sac -> Ferme Maggotte, over the Événement space."""
     game = scenario(name=FR, options=RING, dice=[(4, 1)], positions={0: "Jail"})
@@ -37,6 +81,20 @@ def test_two_eyes_move_the_ring_two_territories():
     game = scenario(name=FR, options=RING, dice=[(1, 1), (2, 3)], positions={0: "Jail"})
     game.play_turn()
     assert ring(game) == "Bac de Châteaubouc"
+
+
+def test_the_ring_moves_first_then_the_pawn_which_takes_its_territory_free():
+    """RÈGLES SPÉCIALES 2 and 3: the Ring moves to the Ferme Maggotte, then the pawn moves by
+    the Eye as a 1 and stops there: the territory is taken free."""
+    agent = Scripted(claim=True)
+    game = scenario(name=FR, options=RING, agents=[agent, Scripted(), Scripted()],
+                    dice=[(1, 2)])
+    game.play_turn()
+    assert ring(game) == "Ferme Maggotte"
+    assert game.state.position[0] == pos(game, "Ferme Maggotte")
+    assert game.state.owner[pos(game, "Ferme Maggotte")] == 0
+    assert game.state.cash[0] == 1500
+    assert total_money(game) == 0
 
 
 def test_the_ring_gives_its_unclaimed_territory_free():
@@ -67,6 +125,19 @@ def test_the_ring_on_mount_doom_ends_the_game_at_once():
     game.play_turn()
     assert game.end_reason == "mount_doom" and game.winner == 2
     assert game.state.position[0] == pos(game, "GO")
+
+
+def test_the_count_at_mount_doom_halves_mortgages_and_values_forteresses_with_four():
+    """RÈGLES SPÉCIALES: Pouvoir, printed prices, mortgaged territories at half, Places-fortes
+    and Forteresses (with the value of their 4 Places-fortes) at cost; the highest wins."""
+    for cash, winner in ((100, 1), (600, 2)):
+        game = scenario(name=FR, options=RING, dice=[(1, 3)], cash={0: 1000, 1: 1000, 2: cash},
+                        owners={"Cul-de-Sac": 2, "Ferme Maggotte": 2, "Bill le Poney": 1},
+                        mortgaged=["Bill le Poney"], hotels={"Cul-de-Sac": 1, "Ferme Maggotte": 1},
+                        tokens={"L'Anneau Unique": "Park Place"})
+        game.play_turn()
+        # seat 1: 1000 + 200 / 2 = 1100; seat 2: cash + 60 + 60 + 2 * (50 + 4 * 50)
+        assert game.end_reason == "mount_doom" and game.winner == winner, cash
 
 
 def test_quick_game_two_paid_deeds_and_three_houses():
@@ -106,3 +177,8 @@ def test_time_limit_game_ends_at_the_agreed_hour():
     game = Game(rb, [rulelang.DefaultAgent() for _ in range(3)], seed=2).play()
     assert game.end_reason == "time_limit" and game.state.turn == 20
     assert rb.settings.deal_deeds == 2 and rb.settings.deal_deeds_paid
+
+
+def test_time_limit_game_deals_two_paid_deeds():
+    """PARTIE LIMITÉE DANS LE TEMPS: two deeds dealt to each player, paid to the bank at once."""
+    assert_dealt("lotr_fr_timed.rules", players=4, each=2, paid=True)

@@ -8,7 +8,8 @@ import pytest
 import rulelang
 from rulelang.engine import game as game_module
 from rulelang.engine.game import Game
-from scenario import RULESETS, Scripted, ScriptedDice, pos, rulebook, scenario, total_money
+from scenario import (RULESETS, Scripted, ScriptedDice, assert_classic_values, assert_contents,
+                      assert_dealt, pos, rulebook, scenario, total_money)
 
 SW = "starwars_ep2.rules"
 LIGHT, DARK = "Obi-Wan Kenobi", "Jango Fett"
@@ -24,6 +25,56 @@ def sw(**kw):
     kw.setdefault("name", SW)
     kw.setdefault("characters", {0: LIGHT, 1: DARK, 2: "Padmé Amidala"})
     return scenario(**kw)
+
+
+def test_the_board_keeps_the_classic_values():
+    """Les similitudes: the rules and the board are the classic ones, renamed."""
+    assert_classic_values(SW)
+
+
+def test_themed_names():
+    """Les différences: Appartements and Tours, the Crédits de la République, the Jedi and Sith
+    cards and spaces; the two spaces the text names (decision S3)."""
+    rb = rulebook(SW)
+    assert rb.currency == "Crédits de la République"
+    assert rb.building_names == ("Appartement", "Tour")
+    assert [d.name for d in rb.decks] == ["Jedi", "Sith"]
+    assert [rb.spaces[q].name for q in (2, 7, 17, 22, 33, 36)] == [
+        "Sith", "Jedi", "Sith", "Jedi", "Sith", "Jedi"]
+    assert (rb.space("Palais Royal").index, rb.space("Dégât d'Astéroïde").index) == (39, 38)
+
+
+def test_contents():
+    """Contenu: 8 pions personnages, 16 cartes Jedi, 16 cartes Sith, 32 Appartements, 12 Tours,
+    2 dés standards, 1 dé Spécial Force, 2 symboles Force."""
+    assert_contents(SW, (), dice=3, decks=["Jedi", "Sith"],
+                    tokens=["Force obscure", "Force claire"])
+    rb = rulebook(SW)
+    assert rb.settings.players == (2, 8) and len(rb.characters) == 8
+    assert rb.die_names == ("blanc", "noir", "Force")
+    assert rb.dice[:2] == ((1, 2, 3, 4, 5, 6),) * 2
+
+
+def test_the_force_die_faces():
+    """La première fois que vous jouez (the stickers, not printed; decision S1): two faces each
+    of Basculement, white square and black square; Basculement and white squares for the light
+    side, black squares for the dark side."""
+    rb = rulebook(SW)
+    faces = rb.dice[2]
+    sides = [rb.sides[s] for s in rb.face_sides[2]]
+    assert sorted(zip(faces, sides)) == sorted(
+        [(BASCULEMENT, "La Lumière")] * 2 + [("carré blanc", "La Lumière")] * 2
+        + [("carré noir", "Le Mal")] * 2)
+
+
+def test_five_characters_of_the_light_three_of_the_dark():
+    """The characters (the last page): five of "La Lumière", three of "Le Mal"."""
+    rb = rulebook(SW)
+    light = [c for c, s in rb.characters if rb.sides[s] == "La Lumière"]
+    dark = [c for c, s in rb.characters if rb.sides[s] == "Le Mal"]
+    assert light == ["Obi-Wan Kenobi", "Padmé Amidala", "Anakin Skywalker", "Mace Windu",
+                     "Soldat Clone"]
+    assert dark == ["Super Droïde de Combat", "Jango Fett", "Comte Dooku"]
 
 
 def test_setup_symbols_start_on_go_and_free_parking_then_move_twice_onto_properties(
@@ -195,3 +246,8 @@ def test_time_limit_game_ends_at_the_agreed_hour():
     rb = rulelang.load(str(RULESETS / "starwars_ep2_timed.rules"), parameters={"time_limit": "25"})
     game = Game(rb, [rulelang.DefaultAgent() for _ in range(5)], seed=4).play()
     assert game.end_reason == "time_limit" and game.state.turn == 25
+
+
+def test_time_limit_game_deals_two_paid_deeds():
+    """PARTIE LIMITÉE DANS LE TEMPS: two deeds dealt to each player, paid to the bank at once."""
+    assert_dealt("starwars_ep2_timed.rules", players=4, each=2, paid=True)
