@@ -14,6 +14,7 @@ import importlib
 
 from . import check as _check_stage  # bound first, so the function below keeps the name
 from .diagnostics import Diagnostic, RuleError, RuleErrors
+from .parse import parse_override
 
 # The engine, the compiler and the runner load on first use: `rulelang check` never needs them.
 _LAZY = {
@@ -44,17 +45,29 @@ __all__ = [
 ]
 
 
-def check(path: str, options=()) -> list[Diagnostic]:
+def check(path: str, options=(), parameters=None) -> list[Diagnostic]:
     """Every diagnostic for a rules file (and the files it extends), sorted by position."""
-    return _check_stage.check_path(path, options)[1]
+    return _check_stage.check_path(path, options, _overrides(parameters))[1]
 
 
-def load(path: str, options=()) -> "Rulebook":
-    """Parse, resolve, check and compile a rules file; RuleErrors if it has errors."""
-    program, diagnostics = _check_stage.check_path(path, options)
+def load(path: str, options=(), parameters=None) -> "Rulebook":
+    """Parse, resolve, check and compile a rules file; RuleErrors if it has errors.
+
+    parameters maps a parameter's name to its value as written in a rules file or on the
+    command line (`{"time_limit": "60"}`); it must be declared with `parameter` in the file.
+    """
+    program, diagnostics = _check_stage.check_path(path, options, _overrides(parameters))
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or program is None:
         raise RuleErrors(errors)
     from .compile import compile_program
 
     return compile_program(program)
+
+
+def _overrides(parameters) -> tuple:
+    if not parameters:
+        return ()
+    if isinstance(parameters, dict):
+        parameters = [f"{name}={value}" for name, value in parameters.items()]
+    return tuple(parse_override(p) for p in parameters)

@@ -158,11 +158,39 @@ class Board:
 
 @frozen
 class Die:
-    """`die "white" faces 1..6` with optional named faces: `face 1 named "Eye of Sauron"`."""
+    """`die "white" faces 1..6` with optional named faces: `face 1 named "Eye of Sauron"`.
+
+    symbols are the faces that have a name and no value (`"carré blanc" for "La Lumière"`),
+    each with the side it counts for in a battle, or None; a die of symbols only does not
+    move the pawn and takes no part in doubles (the Force die).
+    """
 
     name: Text
     faces: tuple[int, ...]
     face_names: tuple[tuple[int, Text], ...] = ()
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+    symbols: tuple[tuple[Text, Text | None], ...] = ()
+
+
+@frozen
+class TokenDecl:
+    """`token "The One Ring" starts on "Bag End"`, optionally `, side "La Lumière"`.
+
+    A token is a piece that is not a player: it has a position and its own movement.
+    """
+
+    name: Text
+    start: Text
+    side: Text | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class SideDecl:
+    """`side "La Lumière": "Obi-Wan Kenobi", ...`: a side and the characters that play it."""
+
+    name: Text
+    characters: tuple[Text, ...]
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -187,11 +215,20 @@ class Deck:
 
 @frozen
 class Rename:
-    """`rename space|group|deck "Old" to "New"` and `currency "Power"`."""
+    """`rename space|group|deck "Old" to "New"`; `rename house|hotel to "New"` (what is
+    "building", old the building's kind)."""
 
     what: str
     old: Text
     new: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Pot:
+    """`pot "Free Parking jackpot"`: an account of its own, empty at the start."""
+
+    name: Text
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -264,23 +301,82 @@ class TurnStarts:
 
 @frozen
 class DieShows:
-    """`when a die shows "Eye of Sauron"`: a named face comes up."""
+    """`when a die shows "Eye of Sauron"`: a named face comes up (before the pawn moves).
+
+    after is True for `... after moving`: the rule fires once the pawn's move is over.
+    """
 
     face: Text
     span: Span = attrs.field(eq=False, default=NOWHERE)
+    after: bool = False
 
 
-Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows]
+@frozen
+class GameStarts:
+    """`when the game starts`: once, at setup, before the first player is chosen."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class TokenRef:
+    """Which tokens an event is about: `token "X"` (name), `a token` (name None, any), or
+    `a token of another side` (opposing True)."""
+
+    name: Text | None = None
+    opposing: bool = False
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Meets:
+    """`when a player meets <token>`: the player's move ends where the token stands, or the
+    token's move ends where the player stands."""
+
+    token: TokenRef
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class BattleOutcome:
+    """`when a player wins a battle` (won True) / `when a player loses a battle`."""
+
+    won: bool
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class TokenReaches:
+    """`when token "The One Ring" reaches "Mount Doom"`: a move of the token ends there."""
+
+    token: Text
+    target: "SpaceTarget"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class RentDue:
+    """`when rent is due on <space>`: its only effect, `rent xN`, multiplies the rent."""
+
+    target: "SpaceTarget"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows, GameStarts, Meets,
+              BattleOutcome, TokenReaches, RentDue]
 
 # ---------------------------------------------------------------- conditions
 
 
 @frozen
 class Condition:
-    """`unless the owner is in jail`, `if the player is in jail`, `if option one_ring`.
+    """`unless the owner is in jail`, `if the player is in jail`, `if option one_ring`,
+    `if the player has completed a lap`, `if the space holds token "The One Ring"`.
 
-    subject: "player" or "owner" for `is in jail`; "option" with `name` set for options.
-    negated is True for `unless` and `is not`.
+    subject: "player" or "owner" for `is in jail` (test "in_jail") and `has completed a lap`
+    (test "lap"); "option" with `name` set for options; "space" with test "holds" and
+    `token` set for a token on the space of the event. negated is True for `unless` and
+    `is not` / `has not`.
     """
 
     subject: str
@@ -288,6 +384,7 @@ class Condition:
     negated: bool = False
     name: Name | None = None
     span: Span = attrs.field(eq=False, default=NOWHERE)
+    token: Text | None = None
 
 
 # ---------------------------------------------------------------- effects
@@ -325,6 +422,30 @@ class PayPerBuilding:
 
     per_house: Money
     per_hotel: Money
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class PayInto:
+    """`pay $75 into "Free Parking jackpot"`: the player pays a pot."""
+
+    amount: Money
+    pot: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class CollectPot:
+    """`collect the pot "Free Parking jackpot"`: the player takes everything in the pot."""
+
+    pot: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class EndGame:
+    """`end the game`: the game ends at once; the richest by the printed valuation wins."""
+
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -413,11 +534,75 @@ class Nothing:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
+@frozen
+class MoveTokenNext:
+    """`move token "The One Ring" to the next street`: on to the next space of the kind,
+    skipping every other space."""
+
+    token: Text
+    kind: Name
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class MoveTokenBy:
+    """`move token "Force claire" by "white" onto a property`: as many spaces as that die
+    shows; with `onto`, a space of another kind sends it on to the next space of the kind."""
+
+    token: Text
+    die: Text
+    onto: Name | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class PlaceToken:
+    """`move the token to a free property`: the player puts the token of the event on any
+    space of the kind where no pawn and no other token stands."""
+
+    kind: Name
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class Battle:
+    """`battle with "Force"`: the player throws that die alone; a face of the player's side
+    wins the battle, any other face loses it (see the battle events)."""
+
+    die: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class ClaimFree:
+    """`claim it for free`: the player may take the unowned property free of charge."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class RollDice:
+    """`roll the dice`: throw every die without moving (for rules that use the dice)."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen
+class MultiplyRent:
+    """`rent x2` as the effect of `when rent is due on ...`: the rent due is multiplied."""
+
+    factor: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
 Effect = Union[
     Collect,
     Pay,
     PayChoice,
     PayPerBuilding,
+    PayInto,
+    CollectPot,
+    EndGame,
     GoToJail,
     AdvanceTo,
     AdvanceToNearest,
@@ -428,6 +613,13 @@ Effect = Union[
     PayRent,
     RollAgain,
     Nothing,
+    MoveTokenNext,
+    MoveTokenBy,
+    PlaceToken,
+    Battle,
+    ClaimFree,
+    RollDice,
+    MultiplyRent,
 ]
 
 # ---------------------------------------------------------------- rules
@@ -435,11 +627,16 @@ Effect = Union[
 
 @frozen
 class Set:
-    """`set name = value`: a setting of the engine's vocabulary (see engine.settings)."""
+    """`set name = value`: a setting of the engine's vocabulary (see engine.settings).
+
+    parameter is True for `parameter name = value`: a setting agreed before a game, whose
+    value here is the default (`rulelang run --set name=value` changes it).
+    """
 
     name: Name
     value: Value
     span: Span = attrs.field(eq=False, default=NOWHERE)
+    parameter: bool = False
 
 
 @frozen
@@ -489,7 +686,8 @@ class Option:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Option, Cite]
+Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Pot, Option, Cite,
+             TokenDecl, SideDecl]
 
 
 @frozen
@@ -535,3 +733,8 @@ class Program:
     currency: Currency | None = None
     options: tuple[str, ...] = ()
     declared_options: tuple[Name, ...] = ()
+    tokens: tuple[TokenDecl, ...] = ()
+    sides: tuple[SideDecl, ...] = ()
+    pots: tuple[Pot, ...] = ()
+    buildings: tuple[tuple[str, Text], ...] = ()  # ("house" | "hotel", its name)
+    overrides: tuple[Set, ...] = ()  # `--set NAME=VALUE` from the command line

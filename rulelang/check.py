@@ -15,7 +15,8 @@ import attrs
 
 from rulelang import ast
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
-from rulelang.check_flow import Flow
+from rulelang.check_flow import Flow, moving_dice
+from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
 from rulelang.engine.settings import SETTINGS
 from rulelang.resolve import did_you_mean, load_chain, merge
@@ -32,6 +33,7 @@ _UNITS = {
     "flag": (ast.Flag, "yes or no"),
     "range": (ast.Range, "a range like 2 to 8"),
     "choice": (ast.Word, "a choice"),
+    "pot": (ast.Text, 'a pot\'s name in quotes, like "Free Parking jackpot"'),
 }
 _FORMS = {"money": "${}", "count": "{}", "percent": "{}%"}
 _DECK_SIZES = (10, 32)  # cards in an ordinary deck: the editions have 16 or a few more
@@ -48,8 +50,9 @@ _CONSISTENT = (
      "first auctions"),
 )
 # Every kind of name a rule can refer to: its code when unknown, and how the message says it.
-# A new construct that names things (tokens, parameters ...) adds a row and a `names` entry
-# in _Checker.__init__, and gets "unknown ..." with "did you mean" like every other name.
+# A new construct that names things adds a row and a `names` entry in _Checker.__init__,
+# and gets "unknown ..." with "did you mean" like every other name. (Cards and characters
+# are declared but never named by a rule, so they have no row.)
 NAME_KINDS: dict[str, tuple[str, str]] = {
     "setting": ("E101", "unknown setting '{}'"),
     "kind": ("E103", "unknown kind of space '{}'"),
@@ -57,23 +60,32 @@ NAME_KINDS: dict[str, tuple[str, str]] = {
     "deck": ("E105", "unknown deck '{}'"),
     "face": ("E106", "no die has a face named '{}'"),
     "option": ("E107", "unknown option '{}'"),
+    "pot": ("E116", "unknown pot '{}'"),
+    "token": ("E150", "unknown token '{}'"),
+    "side": ("E151", "unknown side '{}'"),
+    "die": ("E152", "unknown die '{}'"),
+    "parameter": ("E418", "'{}' is not a parameter of this rulebook: it is not agreed "
+                  "before a game"),
 }
 _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the percentage",
                 ast.Flag: "the flag", ast.Range: "the range", ast.Word: "the word",
                 ast.Text: "the text"}
 
 
-def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | None,
-                                                                 list[Diagnostic]]:
+def check_path(path: str, options: Iterable[str] = (),
+               overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program | None,
+                                                           list[Diagnostic]]:
     """Parse, resolve and check `path`; any stage's errors come back as diagnostics.
 
+    overrides are the `--set NAME=VALUE` of a command line (parse.parse_override).
     The items of an option that is off are checked too, by checking the rulebook again with
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
     try:
         chain = load_chain(str(path))
-        program, errors = merge(chain, options)
+        overrides = tuple(overrides)
+        program, errors = merge(chain, options, overrides)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
@@ -85,7 +97,7 @@ def check_path(path: str, options: Iterable[str] = ()) -> tuple[ast.Program | No
     # One variant per option; past _MAX_VARIANTS options, one variant with all of them on.
     variants = [(n,) for n in off] if len(off) <= _MAX_VARIANTS else [tuple(off)]
     for names in variants:
-        variant, more = merge(chain, program.options + names)
+        variant, more = merge(chain, program.options + names, overrides)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
         for d in more + check(variant):
             if _identity(d) not in seen:
@@ -152,7 +164,11 @@ class _Checker:
             self.by_name[space.name.value].append(space)
         self.kinds = {s.kind.name for s in self.spaces}
         self.faces = {t.value for die in program.dice for _, t in die.face_names}
+        self.faces.update(t.value for die in program.dice for t, _ in die.symbols)
         self.deck_names = {d.name.value for d in program.decks}
+        self.pot_names = {p.name.value for p in program.pots}
+        self.sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
+        self.sets += program.settings
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
 
@@ -160,6 +176,10 @@ class _Checker:
             "setting": SETTINGS, "kind": TARGET_KINDS, "space": self.by_name,
             "deck": self.deck_names, "face": self.faces,
             "option": {n.name for n in program.declared_options},
+            "pot": self.pot_names, "token": {t.name.value for t in program.tokens},
+            "side": {s.name.value for s in program.sides},
+            "die": {d.name.value for d in program.dice},
+            "parameter": {s.name.name for s in self.sets if s.parameter},
         }
 
     def error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
@@ -182,21 +202,26 @@ class _Checker:
         equipment.dice()
         self.decks()
         self.rules()
+        check_themed(self)
         self.whole()
-        Flow(self.program, self.values["jail_fine"][0], self.error).run()
+        Flow(self.program, {n: v for n, (v, _) in self.values.items()}, self.error).run()
 
     # ------------------------------------------------------------ settings
 
     def settings(self) -> None:
-        sets = [s for r in self.program.rules for s in r.body if isinstance(s, ast.Set)]
+        for item in self.program.overrides:  # `--set`: only a declared parameter
+            if item.name.name in SETTINGS:
+                listed = join(sorted(self.names["parameter"])) or "none"
+                self.known("parameter", item.name.name, item.span,
+                           hint=f"its parameters: {listed}")
         first_in_file: dict[tuple[str, str], ast.Set] = {}
-        for item in sets + list(self.program.settings):
+        for item in self.sets + list(self.program.overrides):
             name = item.name.name
             if not self.known("setting", name, item.name.span):
                 continue
             spec = SETTINGS[name]
             key = (name, item.span.file)
-            if key in first_in_file:
+            if key in first_in_file and item.span.line > 0:
                 self.error("W102", f"the setting '{name}' is set twice in this file; the "
                            "later value wins", item.span,
                            notes=[("first set here", first_in_file[key].span)])
@@ -208,6 +233,9 @@ class _Checker:
 
     def setting_value(self, spec, value: ast.Value):
         node_type, expected = _UNITS[spec.type]
+        if spec.type == "pot" and isinstance(value, ast.Text):
+            self.pot_name(value)
+            return value.value
         shown = value.name if isinstance(value, ast.Word) else None
         if not isinstance(value, node_type):
             if spec.type == "choice":
@@ -248,18 +276,34 @@ class _Checker:
                 return None
         return numbers if spec.type == "range" else numbers[0]
 
+    def pot_name(self, name: ast.Text) -> None:
+        self.known("pot", name.value, name.span, hint=f'declare it: pot "{name.value}"')
+
     def consistency(self) -> None:
+        values = self.values
+        ending = [n for n in ("end_at_bankruptcy", "time_limit") if values[n][0]]
+        if ending and values["winner"][0] == "last_player":
+            where = values[ending[0]][1]
+            self.error("E301", f"the game can end with several players left ('{ending[0]}') "
+                       "but 'winner' is 'last_player'", where.span,
+                       hint="set winner = richest: the printed valuation decides")
+        deal, deal_at = values["deal_deeds"]
+        lots = sum(s.kind.name in PROPERTY_KINDS for s in self.spaces)
+        if deal and self.spaces and deal * values["players"][0][1] > lots:
+            self.error("E301", f"dealing {deal} deeds to each of up to "
+                       f"{values['players'][0][1]} players needs more than the board's "
+                       f"{lots} properties", deal_at.span)
         for names, broken, why in _CONSISTENT:
-            values = [self.values[n] for n in names]
-            if not broken(*(v for v, _ in values)):
+            pairs = [values[n] for n in names]
+            if not broken(*(v for v, _ in pairs)):
                 continue
-            explicit = [item for _, item in values if item is not None]
+            explicit = [item for _, item in pairs if item is not None]
             # Point at the played file's line if it has one: that is where the change is.
             where = next((i for i in explicit if i.span.file == self.program.files[0]),
                          explicit[0])
-            notes = [(f"'{item.name.name}' is set here", item.span) for _, item in values
+            notes = [(f"'{item.name.name}' is set here", item.span) for _, item in pairs
                      if item is not None and item is not where]
-            self.error("E301", why.format(*(v for v, _ in values)), where.span, notes=notes)
+            self.error("E301", why.format(*(v for v, _ in pairs)), where.span, notes=notes)
 
     # ------------------------------------------------------------ decks and rules
 
@@ -313,7 +357,7 @@ class _Checker:
             if event.times is not None and event.times < 1:
                 self.error("E202", f"doubles {event.times} times in a row can never happen",
                            event.span)
-            if len(self.program.dice) == 1:
+            if len(moving_dice(self.program)) == 1:
                 self.error("W104", "this rule can never fire: doubles need two dice",
                            event.span)
         elif isinstance(event, ast.DieShows):
@@ -384,6 +428,8 @@ class _Checker:
                                effect.kind.span)
                 if effect.rent_factor < 1 or (effect.dice_multiplier or 1) < 1:
                     self.error("E202", "a rent multiplier is at least x1", effect.span)
+            elif isinstance(effect, (ast.PayInto, ast.CollectPot)):
+                self.pot_name(effect.pot)
             elif isinstance(effect, ast.Draw):
                 self.known("deck", effect.deck.value, effect.deck.span)
             elif isinstance(effect, ast.KeepJailCard) and event is not None:
@@ -417,6 +463,12 @@ class _Checker:
             if first is not name:
                 self.error("E115", f"duplicate option '{name.name}'", name.span,
                            notes=[("the first is here", first.span)])
+        pots: dict[str, ast.Pot] = {}
+        for pot in self.program.pots:
+            first = pots.setdefault(pot.name.value, pot)
+            if first is not pot:
+                self.error("E117", f"duplicate pot '{pot.name.value}'", pot.name.span,
+                           notes=[("the first is here", first.name.span)])
         everything = (self.program.board, self.program.decks, self.program.rules,
                       self.program.settings)
         drawn: set[str] = set()

@@ -165,6 +165,11 @@ class Equipment:
         if not self.dice_list:
             self.error("E405", "this rulebook has no dice", self.title.span,
                        hint='declare them, e.g. die "first" faces 1..6')
+        elif not any(die.faces for die in self.dice_list):
+            self.error("E405", "no die has a face with a value, so the pawns never move",
+                       self.dice_list[0].span,
+                       hint='declare the dice that move the pawns, e.g. die "first" faces '
+                       '1..6 (a die of symbols is thrown beside them)')
         seen: dict[str, ast.Die] = {}
         outcomes = 1
         for die in self.dice_list:
@@ -178,7 +183,7 @@ class Equipment:
                 self.error("E208", f"die '{name}' lists face {repeated[0]} more than once",
                            die.span)
             named: set[int] = set()
-            outcomes *= max(1, len(die.faces))
+            outcomes *= max(1, len(die.faces) + len(die.symbols))
             for face, text in die.face_names:
                 if face not in die.faces:
                     self.error("E207", f"die '{name}' has no face {face} to name", text.span,

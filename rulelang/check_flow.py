@@ -10,18 +10,20 @@ one of its cards does; `go to jail` ends the turn; a player is freed from jail b
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator
 
 from rulelang import ast
 from rulelang.check_board import PROPERTY_KINDS
 
-__all__ = ["Flow", "MONEY_FLOWS", "MOVES"]
+__all__ = ["Flow", "MONEY_FLOWS", "MOVES", "moving_dice"]
 
 # Who pays whom, for every effect: (payer, payee), or None for an effect that moves no money.
 # "player" is the player the rule or card acts on, "others" every other player, "owner" the
-# owner of the space the player stands on. A new effect must say here how money moves (a test
-# holds every ast.Effect to it), so that no effect creates or destroys money unseen.
+# owner of the space the player stands on, "pot" a pot. A new effect must say here how money
+# moves (a test holds every ast.Effect to it), so that no effect creates or destroys money
+# unseen. `rent xN` on `rent is due` changes the amount of a rent, not who pays it.
 MONEY_FLOWS: dict[type, Callable[[object], tuple[str, str] | None]] = {
     ast.Collect: lambda e: ("bank" if e.source == "bank" else "others", "player"),
     ast.Pay: lambda e: ("player", "bank" if e.to == "bank" else "others"),
@@ -29,14 +31,12 @@ MONEY_FLOWS: dict[type, Callable[[object], tuple[str, str] | None]] = {
     ast.PayPerBuilding: lambda e: ("player", "bank"),
     ast.PayRent: lambda e: ("player", "owner"),
     ast.BuyOrAuction: lambda e: ("player", "bank"),
-    ast.GoToJail: lambda e: None,
-    ast.AdvanceTo: lambda e: None,
-    ast.AdvanceToNearest: lambda e: None,
-    ast.MoveBy: lambda e: None,
-    ast.Draw: lambda e: None,
-    ast.KeepJailCard: lambda e: None,
-    ast.RollAgain: lambda e: None,
-    ast.Nothing: lambda e: None,
+    ast.PayInto: lambda e: ("player", "pot"),
+    ast.CollectPot: lambda e: ("pot", "player"),
+    **dict.fromkeys((ast.GoToJail, ast.AdvanceTo, ast.AdvanceToNearest, ast.MoveBy, ast.Draw,
+                     ast.KeepJailCard, ast.RollAgain, ast.Nothing, ast.EndGame,
+                     ast.MoveTokenNext, ast.MoveTokenBy, ast.PlaceToken, ast.Battle,
+                     ast.ClaimFree, ast.RollDice, ast.MultiplyRent), lambda e: None),
 }
 MOVES = (ast.AdvanceTo, ast.AdvanceToNearest, ast.MoveBy)
 _CONTINUES = MOVES + (ast.Draw,)
@@ -48,6 +48,7 @@ _CLASHES = {ast.AdvanceTo: "moves the player", ast.AdvanceToNearest: "moves the 
             ast.Draw: "draws a card"}
 # What changes where the player stands, so that any other effect's outcome depends on the order.
 _REORDER = {"moves the player", "draws a card"}
+_MAX_THROWS = 1296  # throws followed one by one in token chains (four dice of six faces)
 
 
 class Hook:
@@ -60,16 +61,17 @@ class Hook:
         # Unconditional: it fires every time its event happens.
         self.always = not when.conditions and self.owner is None
         self.does = {_CLASHES[type(e)] for e in when.effects if type(e) in _CLASHES}
-        self.charges = any(MONEY_FLOWS[type(e)](e) == ("player", "bank")
+        self.charges = any(MONEY_FLOWS[type(e)](e) in (("player", "bank"), ("player", "pot"))
                            and not isinstance(e, ast.BuyOrAuction) for e in when.effects)
 
 
 class Flow:
     """The dynamic checks of one program; `positions(target)` resolves a space target."""
 
-    def __init__(self, program: ast.Program, jail_fine: int, error: Callable[..., None]):
+    def __init__(self, program: ast.Program, settings: dict[str, object],
+                 error: Callable[..., None]):
         self.program = program
-        self.jail_fine = jail_fine
+        self.settings = settings  # the value of every setting, by name
         self.spaces = program.board.spaces if program.board else ()
         self.n = len(self.spaces)
         self.error = error
@@ -100,6 +102,7 @@ class Flow:
         if self.n:
             self.cards_from_every_square()
             self.cycles()
+            self.token_cycles()
         self.termination()
 
     # ------------------------------------------------------------ effects in order
@@ -135,8 +138,8 @@ class Flow:
     # ------------------------------------------------------------ dead rules
 
     def dead_rules(self) -> None:
-        dice = self.program.dice
-        common = set.intersection(*(set(d.faces) for d in dice)) if dice else set()
+        dice = moving_dice(self.program)
+        common = set.intersection(*(_faces(d) for d in dice)) if dice else set()
         again = any(isinstance(e, ast.RollAgain) for h in self.hooks for e in h.when.effects)
         jailing = min((h for h in self.hooks
                        if isinstance(h.when.event, ast.RollsDoubles) and h.always
@@ -166,8 +169,7 @@ class Flow:
         seen: dict[tuple, ast.Condition] = {}
         moving = isinstance(h.when.event, (ast.Lands, ast.Passes, ast.RollsDoubles))
         for cond in h.when.conditions:
-            key = (cond.subject, cond.test, cond.name.name if cond.name else None)
-            other = seen.setdefault(key, cond)
+            other = seen.setdefault(_what(cond), cond)
             if other.negated != cond.negated:
                 self.error("W104", "this rule can never fire: its conditions contradict each "
                            "other", cond.span, notes=[("the other condition is here",
@@ -194,8 +196,10 @@ class Flow:
             if h.positions is not None:
                 for p in h.positions:
                     buckets[(type(event), p)].append(h)
-            else:
-                buckets[(type(event), getattr(event, "face", None) and event.face.value)].append(h)
+            else:  # the same event: equal up to positions in the file (and doubles' count)
+                key = event.face.value if isinstance(event, ast.DieShows) else \
+                    None if isinstance(event, ast.RollsDoubles) else event
+                buckets[(type(event), key, getattr(event, "after", None))].append(h)
         reported: set[int] = set()  # one warning per `when`, naming the first clash
         for hooks in buckets.values():
             active = [h for h in hooks if h.does or h.charges]  # the others never clash
@@ -225,8 +229,8 @@ class Flow:
             return None
         if a.owner and b.owner and a.owner != b.owner:
             return None
-        conds = {(c.subject, c.test, c.name, c.negated) for c in a.when.conditions}
-        if any((c.subject, c.test, c.name, not c.negated) in conds for c in b.when.conditions):
+        conds = {(_what(c), c.negated) for c in a.when.conditions}
+        if any((_what(c), not c.negated) in conds for c in b.when.conditions):
             return None  # exclusive conditions
         does_a, does_b = a.does, b.does
         if does_a & does_b:
@@ -278,8 +282,7 @@ class Flow:
             return found[0] if found else None
         if isinstance(e, ast.MoveBy):
             return (p + e.spaces) % self.n
-        targets = self.index.of_kind(e.kind.name)
-        return min(targets, key=lambda t: (t - p - 1) % self.n) if targets else None
+        return self.next_of_kind(e.kind.name, p)
 
     def cards_from_every_square(self) -> None:
         for name, where in sorted(self.draw_positions().items()):
@@ -412,23 +415,149 @@ class Flow:
             s = next(t for t in self.graph[s][1] if t in loops)
         return seen[seen.index(s):]
 
+    # ------------------------------------------------------------ tokens that never stop
+
+    def token_cycles(self) -> None:
+        """`when token "X" reaches ...: move token "X" ...` chains that come back where they
+        started. A token's move fires its `reaches` rules before the next effect runs, and a
+        die keeps the value of the last throw along the chain, so for a given throw the
+        chain is fixed: each throw of the dice the moves use is followed on its own."""
+        tokens = {t.name.value for t in self.program.tokens}
+        reach: dict[tuple[str, int], list[Hook]] = defaultdict(list)
+        for h in self.hooks:
+            event = h.when.event
+            if isinstance(event, ast.TokenReaches) and h.always and event.token.value in tokens:
+                for p in h.positions:
+                    reach[(event.token.value, p)].append(h)
+        if not reach:
+            return
+        values = {d.name.value: sorted({f for f in d.faces if f > 0}) for d in self.program.dice}
+        used = sorted({e.die.value for hooks in reach.values() for h in hooks
+                       for e in h.when.effects
+                       if isinstance(e, ast.MoveTokenBy) and e.die.value in values})
+        reported: set[int] = set()  # one error per `when`
+        throws = itertools.product(*(values[d] for d in used))
+        for throw in itertools.islice(throws, _MAX_THROWS):
+            shows = dict(zip(used, throw))
+            done: set = set()  # states already followed under this throw
+            for start in sorted(reach):
+                loop = self.token_loop(start, reach, shows, done)
+                if loop is None or any(id(h) in reported for _, h in loop):
+                    continue
+                reported.update(id(h) for _, h in loop)
+                token = loop[0][0][0]
+                steps = [f"'{self.spaces[p].name.value}'" for (_, p), _ in loop]
+                if len(steps) > 4:  # a long round: its start, and how many spaces it goes by
+                    steps = steps[:2] + [f"... ({len(steps)} spaces)"]
+                dice = {e.die.value for _, h in loop for e in h.when.effects
+                        if isinstance(e, ast.MoveTokenBy)}
+                when = ", ".join(f"die '{d}' shows {v}" for d, v in shows.items() if d in dice)
+                self.error("E417", f"these rules never stop moving token '{token}': "
+                           f"{' -> '.join(steps + steps[:1])}" + (f" when {when}" if when else ""),
+                           loop[0][1].when.span,
+                           hint="make one step conditional, or move the token onto a space "
+                           "no rule sends it on from")
+
+    def token_loop(self, start, reach, shows, done: set) -> list | None:
+        """A chain from `start` that comes back to a state it went through, as (state, the
+        rule that moves the token on from it) pairs, or None. Every `reaches` rule of a state
+        runs, one after the other, so each is followed (depth first, as the engine runs them);
+        `done` holds the states already followed under this throw."""
+        if start in done:
+            return None
+        path, hooks = [start], []
+        on_path = {start}
+        stack = [self.token_edges(start, reach, shows)]
+        while stack:
+            for hook, nxt in stack[-1]:
+                if nxt in on_path:
+                    i = path.index(nxt)
+                    done.update(path)
+                    return list(zip(path[i:], hooks[i:] + [hook]))
+                if nxt not in done:
+                    path.append(nxt)
+                    hooks.append(hook)
+                    on_path.add(nxt)
+                    stack.append(self.token_edges(nxt, reach, shows))
+                    break
+            else:
+                state = path.pop()
+                on_path.discard(state)
+                done.add(state)
+                stack.pop()
+                if hooks:
+                    hooks.pop()
+        return None
+
+    def token_edges(self, state, reach, shows) -> Iterator[tuple[Hook, tuple[str, int]]]:
+        for h in reach.get(state, ()):
+            nxt = self.token_step(state, h, shows)
+            if nxt is not None:
+                yield h, nxt
+
+    def token_step(self, state, hook: Hook, shows):
+        """Where the first move of the hook's own token takes it, or None (no move, or one
+        that depends on something the chain does not fix)."""
+        token, p = state
+        for e in hook.when.effects:
+            if isinstance(e, (ast.RollDice, ast.EndGame, ast.GoToJail)):
+                return None  # a new throw, or the game or the turn stops
+            if isinstance(e, (ast.MoveTokenNext, ast.MoveTokenBy)) and e.token.value == token:
+                if isinstance(e, ast.MoveTokenNext):
+                    q = self.next_of_kind(e.kind.name, p)
+                else:
+                    steps = shows.get(e.die.value, 0)
+                    if steps <= 0:
+                        return None
+                    q = (p + steps) % self.n
+                    if e.onto is not None and not _is_kind(self.spaces[q], e.onto.name):
+                        q = self.next_of_kind(e.onto.name, q)
+                return (token, q) if q is not None else None
+            if isinstance(e, (ast.MoveTokenNext, ast.MoveTokenBy)):
+                return None  # another token first: where it stands is not known here
+        return None
+
+    def next_of_kind(self, kind: str, p: int) -> int | None:
+        targets = self.index.of_kind(kind)
+        return min(targets, key=lambda t: (t - p - 1) % self.n) if targets else None
+
     # ------------------------------------------------------------ the end of the game
 
     def termination(self) -> None:
-        """A game ends when all but one player are bankrupt: something must take money."""
+        """A game ends when all but one player are bankrupt, so something must take money;
+        or when a rule ends it, or at a time limit."""
         if not self.program.rules or not self.n:
             return  # equipment only, or no board (E404): not a game to play
-        takes = any(_takes_money(e) for h in self.hooks for e in h.when.effects)
-        drawn = self.draw_positions() if self.n else {}
-        takes = takes or any(_takes_money(e) for d in self.program.decks if d.name.value in drawn
-                             for c in d.cards for e in c.effects)
-        jailed = any(isinstance(e, ast.GoToJail) for h in self.hooks for e in h.when.effects)
-        takes = takes or (self.jail_fine > 0 and jailed)
+        drawn = self.draw_positions()
+        effects = [e for h in self.hooks for e in h.when.effects]
+        effects += [e for d in self.program.decks if d.name.value in drawn
+                    for c in d.cards for e in c.effects]
+        if self.settings.get("time_limit") or any(isinstance(e, ast.EndGame) for e in effects):
+            return
+        takes = any(_takes_money(e) for e in effects)
+        jailed = any(isinstance(e, ast.GoToJail) for e in effects)
+        takes = takes or (self.settings.get("jail_fine", 0) > 0 and jailed)
         if not takes:
             self.error("E416", "the game can never end: no rule takes money from a player, so "
                        "no one ever goes bankrupt", self.program.title.span,
                        hint="e.g. when a player lands on a property owned by another player: "
                        "pay rent")
+
+
+def moving_dice(program: ast.Program) -> list[ast.Die]:
+    """The dice that move the pawn and make doubles: those with a face of value (a die of
+    symbols only, like the Force die, is thrown beside them)."""
+    return [d for d in program.dice if d.faces]
+
+
+def _faces(die: ast.Die) -> set:
+    return set(die.faces) | {t.value for t, _ in die.symbols}
+
+
+def _what(cond: ast.Condition) -> tuple:
+    """What a condition tests, whether it is negated or not."""
+    return (cond.subject, cond.test, cond.name and cond.name.name,
+            cond.token and cond.token.value)
 
 
 def _takes_money(effect) -> bool:

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 # Code -> one-line title. E0xx syntax, E1xx names, E2xx types and values, E3xx rule
-# semantics, E4xx rulebook level, W warnings. docs/language.md lists them with examples.
+# semantics, E4xx rulebook level, W warnings. docs/errors.md explains each with an example.
 CODES: dict[str, str] = {
     "E001": "unexpected character",
     "E002": "unexpected token",
@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "E014": "rule name is not one word",
     "E015": "block without indented lines",
     "E016": "value where a name was expected",
+    "E017": "bad `--set NAME=VALUE`",
     "E101": "unknown setting",
     "E102": "unknown space kind",
     "E103": "unknown kind of space",
@@ -59,6 +60,13 @@ CODES: dict[str, str] = {
     "E113": "duplicate deck",
     "E114": "duplicate die",
     "E115": "duplicate option",
+    "E116": "unknown pot",
+    "E117": "duplicate pot",
+    "E150": "unknown token",
+    "E151": "unknown side",
+    "E152": "unknown die",
+    "E153": "duplicate token",
+    "E154": "duplicate side or character",
     "E201": "setting value of the wrong type",
     "E202": "value out of range",
     "E203": "unknown choice",
@@ -67,12 +75,16 @@ CODES: dict[str, str] = {
     "E206": "empty range",
     "E207": "named face not on the die",
     "E208": "bad die faces",
+    "E250": "die without values where a number is needed",
     "E301": "inconsistent settings",
     "E302": "`keep to leave jail free` outside a card",
     "E303": "effect needs a property",
     "E304": "owner condition without an owner",
     "E305": "ownership of a space that cannot be owned",
     "E306": "money paid to no one",
+    "E350": "`the token` outside a rule about a token",
+    "E351": "effect not allowed on this event",
+    "E352": "battle that no side can win",
     "E401": "cannot read rules file",
     "E402": "cyclic `extends`",
     "E403": "override of a rule that does not exist",
@@ -90,6 +102,8 @@ CODES: dict[str, str] = {
     "E415": "more than one board in a file",
     "E416": "game that can never end",
     "E417": "chain of triggered effects that never ends",
+    "E418": "`--set` of a setting that is not a parameter",
+    "E450": "more players than characters",
     "W101": "rule without a cite",
     "W102": "setting set twice in one file",
     "W103": "rules that act on the same event in no stated order",

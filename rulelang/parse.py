@@ -20,7 +20,9 @@ from rulelang import ast, parse_errors
 from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
 from rulelang.recover import recover, without_comment
 
-__all__ = ["parse_text", "parse_file", "read_source"]
+__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE"]
+
+COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
@@ -169,6 +171,26 @@ def _build(tree, path: str) -> tuple[ast.File, list]:
     return result, builder.errors
 
 
+def parse_override(text: str) -> ast.Set:
+    """`NAME=VALUE` from `--set` as a Set, its value written as in a rules file (`$50`, `90`,
+    `yes`, `3 to 8`, a word, a "name"); a bad one raises a coded RuleError."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    where = ast.Span(COMMAND_LINE, 0, 0, 0, 0)
+    if not sep or not name or not value or "\n" in text:
+        raise RuleError("E017", f"'--set {text}' is not NAME=VALUE", where,
+                        hint="e.g. --set time_limit=90")
+    try:
+        file = parse_text(f'rulebook "{COMMAND_LINE}"\nset {name} = {value}\n', COMMAND_LINE)
+    except (RuleError, RuleErrors):
+        raise RuleError("E017", f"'--set {text}': '{value}' is not a value for '{name}'",
+                        where, hint="write it as in a rules file: $50, 90, 10%, yes, 3 to 8, "
+                        "a word, or a \"name\"") from None
+    (item,) = file.items
+    return attrs.evolve(item, span=where, name=attrs.evolve(item.name, span=where),
+                        value=attrs.evolve(item.value, span=where))
+
+
 def _normalize(text: str) -> str:
     # CRLF and a BOM are common in files saved on Windows; neither changes line numbers.
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -303,13 +325,19 @@ _UNITS = {"MONEY": ("money", "${n}"), "INT": ("a count", "{n}"),
 _FIXED = {
     "turn_starts": (ast.TurnStarts, {}), "go_to_jail": (ast.GoToJail, {}),
     "keep_jail_card": (ast.KeepJailCard, {}), "roll_again": (ast.RollAgain, {}),
-    "nothing": (ast.Nothing, {}), "buy_or_auction": (ast.BuyOrAuction, {"auction": True}),
+    "nothing": (ast.Nothing, {}), "end_game": (ast.EndGame, {}), "buy_or_auction": (ast.BuyOrAuction, {"auction": True}),
     "buy": (ast.BuyOrAuction, {"auction": False}), "yes": (ast.Flag, {"value": True}),
-    "no": (ast.Flag, {"value": False}),
+    "no": (ast.Flag, {"value": False}), "game_starts": (ast.GameStarts, {}),
+    "wins_battle": (ast.BattleOutcome, {"won": True}),
+    "loses_battle": (ast.BattleOutcome, {"won": False}),
+    "token_any": (ast.TokenRef, {}), "token_opposing": (ast.TokenRef, {"opposing": True}),
+    "claim_free": (ast.ClaimFree, {}),
+    "roll_dice": (ast.RollDice, {}),
 }
 _OWNERS = {"space_any": None, "space_unowned": "nobody", "space_other": "other",
            "space_self": "self"}
 _RENAMES = {"rename_space": "space", "rename_group": "group", "rename_deck": "deck"}
+_BUILDINGS = {"rename_house": "house", "rename_hotel": "hotel"}
 _SUBJECTS = {"player_subject": "player", "owner_subject": "owner"}
 # Space attributes holding one amount: alias -> (SpaceDecl field, what it is).
 _AMOUNTS = {"price": ("price", "a price"), "mortgage": ("mortgage", "a mortgage value"),
@@ -381,6 +409,9 @@ class _Builder(Transformer):
             return ast.SpaceByKind(self._name(ch[-1]), _OWNERS[data], span)
         if data in _RENAMES:
             return ast.Rename(_RENAMES[data], self._text(ch[0]), self._text(ch[1]), span)
+        if data in _BUILDINGS:
+            return ast.Rename("building", ast.Text(_BUILDINGS[data], span),
+                              self._text(ch[0]), span)
         if data in _SUBJECTS:
             return _SUBJECTS[data]
         if data in _AMOUNTS:
@@ -433,12 +464,16 @@ class _Builder(Transformer):
     def die(self, meta, ch):
         faces: list[int] = []
         names: list[tuple[int, ast.Text]] = []
+        symbols: list[tuple[ast.Text, ast.Text | None]] = []
         for part in ch[1:]:
             if part[0] == "names":
                 names.append(part[1])
+            elif part[0] == "symbol":
+                symbols.append(part[1])
             else:
                 faces.extend(part[1])
-        return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta))
+        return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta),
+                       tuple(symbols))
 
     def face_range(self, meta, ch):
         low, high = self._int(ch[0]), self._int(ch[1])
@@ -458,11 +493,24 @@ class _Builder(Transformer):
     def face_name(self, meta, ch):
         return ("names", (self._int(ch[0]), self._text(ch[1])))
 
+    def face_symbol(self, meta, ch):
+        side = self._text(ch[1]) if len(ch) > 1 else None
+        return ("symbol", (self._text(ch[0]), side))
+
+    def token_decl(self, meta, ch):
+        side = self._text(ch[2]) if len(ch) > 2 else None
+        return ast.TokenDecl(self._text(ch[0]), self._text(ch[1]), side, self._span(meta))
+
+    def side_decl(self, meta, ch):
+        return ast.SideDecl(self._text(ch[0]), tuple(self._text(t) for t in ch[1:]),
+                            self._span(meta))
+
     def deck(self, meta, ch):
         return ast.Deck(self._text(ch[0]), tuple(ch[1:]), self._span(meta))
 
     def card(self, meta, ch):
-        return ast.Card(self._text(ch[0]), self._text(ch[1]), ch[2], self._span(meta))
+        return ast.Card(self._text(ch[0]), self._text(ch[1]), self._rent_factors(ch[2]),
+                        self._span(meta))
 
     # -- rules
 
@@ -501,6 +549,12 @@ class _Builder(Transformer):
     def set_stmt(self, meta, ch):
         return ast.Set(self._name(ch[0]), ch[1], self._span(meta))
 
+    def param_stmt(self, meta, ch):
+        return ast.Set(self._name(ch[0]), ch[1], self._span(meta), parameter=True)
+
+    def pot(self, meta, ch):
+        return ast.Pot(self._text(ch[0]), self._span(meta))
+
     def money(self, meta, ch):
         return ast.Money(self._int(ch[0]), self._span(meta))
 
@@ -531,7 +585,23 @@ class _Builder(Transformer):
 
     def when(self, meta, ch):
         event, *conditions, effects = ch
-        return ast.When(event, tuple(conditions), effects, self._span(meta))
+        return ast.When(event, tuple(conditions), self._rent_factors(effects, event),
+                        self._span(meta))
+
+    def _rent_factors(self, effects, event=None):
+        """`rent xN` standing alone multiplies the rent of `when rent is due`; elsewhere
+        it must follow `advance to the nearest ...` (E010)."""
+        out = []
+        for e in effects:
+            if isinstance(e, ast.MultiplyRent) and not isinstance(event, ast.RentDue):
+                self._error("E010", f"the rent modifier 'rent x{e.factor}' must follow "
+                            "'advance to the nearest ...'", e.span,
+                            hint="write it right after the advance: "
+                            f"advance to the nearest railroad, rent x{e.factor}; or multiply "
+                            "a rent with: when rent is due on ...: rent x2")
+                continue
+            out.append(e)
+        return tuple(out)
 
     def lands(self, meta, ch):
         return ast.Lands(ch[0], self._span(meta))
@@ -546,16 +616,36 @@ class _Builder(Transformer):
     def die_shows(self, meta, ch):
         return ast.DieShows(self._text(ch[0]), self._span(meta))
 
+    def die_shows_after(self, meta, ch):
+        return ast.DieShows(self._text(ch[0]), self._span(meta), after=True)
+
+    def meets(self, meta, ch):
+        return ast.Meets(ch[0], self._span(meta))
+
+    def token_by_name(self, meta, ch):
+        return ast.TokenRef(self._text(ch[0]), span=self._span(meta))
+
+    def token_reaches(self, meta, ch):
+        return ast.TokenReaches(self._text(ch[0]), ch[1], self._span(meta))
+
+    def rent_due(self, meta, ch):
+        return ast.RentDue(ch[0], self._span(meta))
+
     def space_by_name(self, meta, ch):
         return ast.SpaceByName(self._text(ch[0]), self._span(meta))
 
     def condition(self, meta, ch):
         negated = ch[0].type == "UNLESS"
+        if isinstance(ch[1], Token) and ch[1].type == "STRING":  # `the space holds token "X"`
+            return ast.Condition("space", "holds", negated, None, self._span(meta),
+                                 self._text(ch[1]))
         if isinstance(ch[1], Token):  # `if option NAME`
             return ast.Condition("option", "option", negated, self._name(ch[1]), self._span(meta))
-        if len(ch) > 2:  # `is not in jail`
+        words = {t.type for t in ch[2:] if isinstance(t, Token)}
+        if "NOT" in words:  # `is not in jail`, `has not completed a lap`
             negated = not negated
-        return ast.Condition(ch[1], "in_jail", negated, None, self._span(meta))
+        test = "lap" if "COMPLETED" in words else "in_jail"
+        return ast.Condition(ch[1], test, negated, None, self._span(meta))
 
     # -- effects
 
@@ -567,6 +657,9 @@ class _Builder(Transformer):
                 continue
             prev = out[-1] if out else None
             written = "rent dice x" if item.field == "dice_multiplier" else "rent x"
+            if prev is None and item.field == "rent_factor":
+                out.append(ast.MultiplyRent(item.value, item.span))  # judged by `when`
+                continue
             if not isinstance(prev, ast.AdvanceToNearest):
                 self._error("E010", f"the rent modifier '{written}{item.value}' must follow "
                             "'advance to the nearest ...'", item.span,
@@ -604,6 +697,13 @@ class _Builder(Transformer):
             options.append(item)
         return ast.PayChoice(tuple(options), self._span(meta))
 
+    def pay_into(self, meta, ch):
+        return ast.PayInto(self._money(ch[0], "the amount paid"), self._text(ch[1]),
+                           self._span(meta))
+
+    def collect_pot(self, meta, ch):
+        return ast.CollectPot(self._text(ch[0]), self._span(meta))
+
     def percent_of_worth(self, meta, ch):
         return ast.PercentOfWorth(self._int(ch[0]), self._span(meta))
 
@@ -637,6 +737,19 @@ class _Builder(Transformer):
 
     def draw(self, meta, ch):
         return ast.Draw(self._text(ch[0]), self._span(meta))
+
+    def move_token_next(self, meta, ch):
+        return ast.MoveTokenNext(self._text(ch[0]), self._name(ch[1]), self._span(meta))
+
+    def move_token_by(self, meta, ch):
+        onto = self._name(ch[2]) if len(ch) > 2 else None
+        return ast.MoveTokenBy(self._text(ch[0]), self._text(ch[1]), onto, self._span(meta))
+
+    def place_token(self, meta, ch):
+        return ast.PlaceToken(self._name(ch[0]), self._span(meta))
+
+    def battle(self, meta, ch):
+        return ast.Battle(self._text(ch[0]), self._span(meta))
 
     def pay_rent(self, meta, ch):
         return ast.PayRent(self._int(ch[0]) if ch else 1, self._span(meta))

@@ -46,17 +46,19 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best is not None else None
 
 
-def resolve(path: str, options: Iterable[str] = ()) -> ast.Program:
+def resolve(path: str, options: Iterable[str] = (),
+            overrides: Iterable[ast.Set] = ()) -> ast.Program:
     """The effective rulebook of `path` with the named options switched on."""
-    program, diagnostics = resolve_with_errors(path, options)
+    program, diagnostics = resolve_with_errors(path, options, overrides)
     errors = [d for d in diagnostics if d.is_error]
     if errors:
         raise RuleErrors(errors)
     return program
 
 
-def resolve_with_errors(path: str, options: Iterable[str] = ()) -> tuple[ast.Program,
-                                                                         list[Diagnostic]]:
+def resolve_with_errors(path: str, options: Iterable[str] = (),
+                        overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program,
+                                                                    list[Diagnostic]]:
     """Like `resolve`, but the mistakes it can step over come back as diagnostics.
 
     An override or a rename that targets nothing, an unknown option and a second board are
@@ -64,12 +66,17 @@ def resolve_with_errors(path: str, options: Iterable[str] = ()) -> tuple[ast.Pro
     nothing come back too); an unreadable, unparsable or
     cyclic chain of files still raises RuleError(s).
     """
-    return merge(load_chain(str(path)), options)
+    return merge(load_chain(str(path)), options, overrides)
 
 
-def merge(chain: list[ast.File], options: Iterable[str] = ()) -> tuple[ast.Program,
-                                                                     list[Diagnostic]]:
-    """The Program of a chain from `load_chain`, and the mistakes stepped over."""
+def merge(chain: list[ast.File], options: Iterable[str] = (),
+          overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program, list[Diagnostic]]:
+    """The Program of a chain from `load_chain`, and the mistakes stepped over.
+
+    overrides are the `--set NAME=VALUE` of a command line (parse.parse_override): values
+    for the rulebook's parameters, applied after every `set` of the files (check verifies
+    that each names a declared parameter).
+    """
     options = tuple(dict.fromkeys(options))
     declared = [opt.name for f in chain for opt in _options(f.items)]
     names = {n.name for n in declared}
@@ -95,6 +102,11 @@ def merge(chain: list[ast.File], options: Iterable[str] = ()) -> tuple[ast.Progr
         currency=merger.currency,
         options=options,
         declared_options=tuple(declared),
+        tokens=tuple(merger.tokens.values()),
+        sides=tuple(merger.sides.values()),
+        pots=tuple(merger.pots),
+        buildings=tuple(merger.buildings.items()),
+        overrides=tuple(overrides),
     ), errors
 
 
@@ -147,7 +159,8 @@ def _options(items: Iterable[ast.Item]) -> Iterator[ast.Option]:
 
 # Which Text field of which node names a space, a group or a deck (for `rename`).
 _RENAMED_FIELDS = {
-    "space": {ast.SpaceDecl: "name", ast.SpaceByName: "name", ast.AdvanceTo: "space"},
+    "space": {ast.SpaceDecl: "name", ast.SpaceByName: "name", ast.AdvanceTo: "space",
+              ast.TokenDecl: "start"},
     "group": {ast.SpaceDecl: "group"},
     "deck": {ast.Deck: "name", ast.Draw: "deck"},
 }
@@ -182,6 +195,11 @@ class _Merger:
         self.rules: list[ast.Rule] = []
         self.settings: list[ast.Set] = []
         self.currency: ast.Currency | None = None
+        # tokens and sides by name: a child's declaration of the same name replaces it
+        self.tokens: dict[str, ast.TokenDecl] = {}
+        self.sides: dict[str, ast.SideDecl] = {}
+        self.pots: list[ast.Pot] = []
+        self.buildings: dict[str, ast.Text] = {}
         self.has_parent = False
 
     def _error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
@@ -226,6 +244,10 @@ class _Merger:
                 self.settings.append(item)
             elif isinstance(item, ast.Currency):
                 self.currency = item
+            elif isinstance(item, (ast.TokenDecl, ast.SideDecl)):
+                self._add_named(item, file.path)
+            elif isinstance(item, ast.Pot):
+                self.pots.append(item)  # a duplicate is left to the checker
         if dice:
             self.dice = dice
         for item in items:
@@ -243,10 +265,25 @@ class _Merger:
                 for s in item.body if isinstance(s, ast.Set)]
         for item in sets + [i for i in items if isinstance(i, ast.Set)]:
             before = inherited.get(item.name.name)
-            if before is not None and before.value == item.value:
+            # `parameter` where the parent has `set` makes the setting agreeable: a change
+            if before is not None and before.value == item.value \
+                    and (before.parameter or not item.parameter):
                 self._error("W109", f"the setting '{item.name.name}' already has this value "
                             "in the rulebook this one extends", item.span,
                             hint="drop this line", notes=[("set here", before.span)])
+
+    def _add_named(self, item, path: str) -> None:
+        """A token or a side: a child's one replaces the parent's; twice in a file is E153/E154."""
+        table = self.tokens if isinstance(item, ast.TokenDecl) else self.sides
+        name = item.name.value
+        first = table.get(name)
+        if first is not None and first.span.file == path:
+            what, code = (("token", "E153") if isinstance(item, ast.TokenDecl)
+                          else ("side", "E154"))
+            self._error(code, f"duplicate {what} '{name}'", item.name.span,
+                        notes=[("the first is here", first.name.span)])
+            return
+        table[name] = item
 
     def _add_deck(self, deck: ast.Deck, inherited: set[str], replaced: set[str]) -> None:
         name = deck.name.value
@@ -266,11 +303,13 @@ class _Merger:
             self.rules.append(rule)  # E403 is reported; its body is still worth checking
             return
         if rule.override == "replace":
-            if self.rules[index].body == rule.body:
+            # The same body under another cite restates the rule from its own source: a change
+            old = self.rules[index]
+            if (old.cite, old.body) == (rule.cite, rule.body):
                 self._error("W109", f"this rule says what the rule '{rule.target.name}' it "
                             "replaces already says", rule.name.span,
                             hint="drop the replacement, or change what it says",
-                            notes=[("the replaced rule is here", self.rules[index].name.span)])
+                            notes=[("the replaced rule is here", old.name.span)])
             self.rules[index] = rule
         else:
             self.rules.insert(index + (rule.override == "after"), rule)
@@ -296,6 +335,9 @@ class _Merger:
             self._error("W109", f"this renames the {item.what} '{old}' to its own name",
                         item.new.span, hint="drop this line")
             return
+        if item.what == "building":
+            self.buildings[old] = item.new
+            return
         known = self._names(item.what)
         if old not in known:
             code = {"space": "E104", "group": "E108", "deck": "E105"}[item.what]
@@ -314,6 +356,7 @@ class _Merger:
         self.board = _rewrite(self.board, rename)
         self.decks = list(_rewrite(tuple(self.decks), rename))
         self.rules = list(_rewrite(tuple(self.rules), rename))
+        self.tokens = {k: _rewrite(t, rename) for k, t in self.tokens.items()}
 
     def _names(self, what: str) -> set[str]:
         if what == "deck":

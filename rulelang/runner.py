@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 from attrs import asdict, frozen
 
 from .engine.agents import AGENTS, Agent
+from .engine import endings
 from .engine.game import DEFAULT_MAX_TURNS, Game
 from .engine.tables import Rulebook
 
@@ -41,7 +42,13 @@ def make_agents(spec: Sequence[str | Agent] | str, players: int) -> list[Agent]:
 
 @frozen
 class GameResult:
-    """How one game ended. winner is a seat index, or None when the turn cap ended it."""
+    """How one game ended. winner is a seat index, or None when the turn cap ended it.
+
+    end_reason: "last_player", "bankruptcy" (the bankruptcy that ends a short game),
+    "time_limit", "turn_cap", or the name of the rule whose `end the game` ended it.
+    net_worth is each player's printed valuation (endings.valuation): the scores that decide
+    a game ended with several players left. minutes is the simulated clock.
+    """
 
     ruleset: str
     seed: int
@@ -54,6 +61,7 @@ class GameResult:
     cash: tuple[int, ...]
     net_worth: tuple[int, ...]
     bankrupt: tuple[bool, ...]
+    minutes: float = 0.0
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -77,6 +85,7 @@ def result_of(game: Game) -> GameResult:
         cash=tuple(st.cash[:n]),
         net_worth=tuple(game.net_worth(i) for i in range(n)),
         bankrupt=tuple(st.bankrupt),
+        minutes=round(endings.minutes(game), 2),
     )
 
 

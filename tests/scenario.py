@@ -25,9 +25,10 @@ RULESETS = ROOT / "rulesets"
 
 
 @functools.cache
-def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = ()):
+def rulebook(name: str = "classic_1961.rules", options: tuple[str, ...] = (),
+             parameters: tuple[str, ...] = ()):
     """A compiled rulebook from rulesets/, compiled once per test session."""
-    return rulelang.load(str(RULESETS / name), options)
+    return rulelang.load(str(RULESETS / name), options, parameters)
 
 
 class ScriptedDice:
@@ -43,6 +44,15 @@ class ScriptedDice:
         roll = tuple(self.rolls.pop(0))
         return (self.table.index(roll) + 0.5) / len(self.table)
 
+    def choice(self, seq):
+        """One die thrown alone (a battle): the next scripted item is the face it shows."""
+        if not self.rolls:
+            raise AssertionError("the scenario ran out of scripted dice")
+        face = self.rolls.pop(0)
+        if face not in seq:
+            raise AssertionError(f"the die has no face {face!r}")
+        return face
+
     def shuffle(self, seq) -> None:
         pass
 
@@ -54,7 +64,7 @@ class Scripted(Agent):
 
     def __init__(self, buy=False, bids=(), jail="roll", tax=0, actions=(), raise_with=(),
                  accept=False, lift_on_transfer=False, wants_building=False, place=None,
-                 attentive=True):
+                 attentive=True, claim_delay=0, claim=False, token_to=None):
         self.buy_answer = buy
         self.bids = list(bids)
         self.jail_answer = jail
@@ -66,6 +76,9 @@ class Scripted(Agent):
         self.wants = wants_building
         self.place = place
         self.attentive = attentive
+        self.claim_answer = claim
+        self.token_to = token_to
+        self.claim_delay = claim_delay
         self.asked: list[tuple] = []
 
     def buy(self, game, seat, pos):
@@ -101,6 +114,14 @@ class Scripted(Agent):
     def place_building(self, game, seat, kind, lots):
         return self.place if self.place is not None else lots[0]
 
+    def claim(self, game, seat, pos):
+        self.asked.append(("claim", pos))
+        return self.claim_answer
+
+    def place_token(self, game, seat, token, spaces):
+        self.asked.append(("place_token", token, spaces))
+        return pos(game, self.token_to) if self.token_to is not None else spaces[0]
+
 
 def pos(game: Game, name: str) -> int:
     """The index of the space of that name."""
@@ -126,13 +147,25 @@ def scenario(
     name: str = "classic_1961.rules",
     options: tuple[str, ...] = (),
     log: list | None = None,
+    tokens=None,
+    characters=None,
+    dealt: bool = False,
 ) -> Game:
-    """A game whose state is exactly the one described; dice follow the script."""
+    """A game whose state is exactly the one described; dice follow the script.
+
+    Deeds a rulebook deals at setup are taken back (and their price refunded) unless dealt.
+    """
     rb = rulebook(name, options)
     agents = list(agents or [Scripted() for _ in range(players)])
     game = Game(rb, agents, seed=0, log=log.append if log is not None else None)
     st = game.state
     bank = st.bank
+    if not dealt:
+        for q in rb.properties:
+            st.owner[q] = -1
+        for seat in range(st.players):
+            st.cash[bank] += st.cash[seat] - rb.settings.starting_cash
+            st.cash[seat] = rb.settings.starting_cash
     for seat, amount in (cash or {}).items():
         st.cash[bank] += st.cash[seat] - amount
         st.cash[seat] = amount
@@ -170,7 +203,13 @@ def scenario(
         first = [ids.index(card_id) for card_id in top]
         rest = [i for i in range(len(ids)) if i not in first]
         st.decks[d] = [st.decks[d][i] for i in first + rest]
+    for token, space in (tokens or {}).items():
+        st.tokens[[t.name for t in rb.tokens].index(token)] = pos(game, space)
+    for seat, character in (characters or {}).items():
+        c = [name for name, _ in rb.characters].index(character)
+        st.character[seat], st.side[seat] = c, rb.characters[c][1]
     st.current = current
+    game.refresh_views()
     game.rng = ScriptedDice(rb, dice)
     return game
 
@@ -194,3 +233,41 @@ def refused(game: Game, seat: int, action, rule: str) -> IllegalAction:
     assert snapshot(game) == before and game.version == version
     assert total_money(game) == 0
     return err.value
+
+
+def assert_dealt(name: str, players: int, each: int, paid: bool, seed: int = 5) -> Game:
+    """A new game of the rulebook dealt `each` deeds to every player, paid or free, distinct
+    deeds, the same for the same seed; returns the game."""
+    rb = rulebook(name)
+    game = Game(rb, [Scripted() for _ in range(players)], seed=seed)
+    st = game.state
+    for seat in range(players):
+        mine = [q for q in rb.properties if st.owner[q] == seat]
+        assert len(mine) == each
+        cost = sum(rb.spaces[q].price for q in mine) if paid else 0
+        assert st.cash[seat] == rb.settings.starting_cash - cost
+    assert sum(1 for q in rb.properties if st.owner[q] >= 0) == players * each
+    assert total_money(game) == 0
+    again = Game(rb, [Scripted() for _ in range(players)], seed=seed)
+    assert again.state.owner == st.owner  # the deal is part of the seeded game
+    return game
+
+
+def assert_contents(name: str, options: tuple[str, ...], dice: int, decks: list[str],
+                    tokens: list[str]) -> None:
+    """The box of an edition: its dice, two decks of 16 cards, 32 houses and 12 hotels under
+    their own names, and its tokens (with the options that bring them)."""
+    rb = rulebook(name, options)
+    assert len(rb.dice) == dice
+    assert [(d.name, len(d.cards)) for d in rb.decks] == [(deck, 16) for deck in decks]
+    assert (rb.settings.houses, rb.settings.hotels) == (32, 12)
+    assert [t.name for t in rb.tokens] == tokens
+
+
+def assert_classic_values(name: str) -> None:
+    """Every space of the rulebook is the classic board's space at that position, its name
+    aside: kind, group, price, mortgage, building costs, rents and multipliers."""
+    rb, classic = rulebook(name), rulebook("classic_board.rules")
+    assert len(rb.spaces) == len(classic.spaces)
+    for mine, theirs in zip(rb.spaces, classic.spaces):
+        assert attrs.evolve(mine, name="") == attrs.evolve(theirs, name=""), mine.name

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rulelang import ast
 from rulelang.check import check, check_path
 from rulelang.diagnostics import CODES, RuleError, RuleErrors, render
+from rulelang.parse import COMMAND_LINE, parse_override
 from rulelang.resolve import resolve
 from rulelang_cli.check_cmd import check as check_cmd
 
@@ -29,6 +30,7 @@ ANNOTATED = sorted((DATA / "check").glob("*.rules"))
 GOLDEN = DATA / "golden"
 EXPECT = re.compile(r"#\s*E:\s*(.+)$")
 OPTIONS = re.compile(r"^#\s*options:\s*(.+)$", re.M)
+SETS = re.compile(r"^#\s*set:\s*([^#]+)")
 
 
 def _text(path: Path) -> str:
@@ -50,6 +52,15 @@ def _options(path: Path) -> list[str]:
     return [o.strip() for o in m.group(1).split(",")] if m else []
 
 
+def _sets(path: Path) -> tuple[list[str], int]:
+    """The `--set` values of a case (a `# set: a=1; b=2` line) and that line's number."""
+    for number, line in enumerate(_text(path).splitlines(), 1):
+        m = SETS.match(line)
+        if m:
+            return [v.strip() for v in m.group(1).split(";")], number
+    return [], 0
+
+
 def _rel(path: Path) -> str:
     return os.path.relpath(path, ROOT)
 
@@ -61,10 +72,20 @@ def _in_root(monkeypatch):
 
 @pytest.mark.parametrize("path", ANNOTATED, ids=lambda p: p.stem)
 def test_annotated_cases(path):
-    """Each `# E: CODE` comment is reported on its line, and nothing else is reported."""
-    _, diags = check_path(_rel(path), _options(path))
-    found = {(d.span.line, d.code) for d in diags if d.span.file == _rel(path)}
-    elsewhere = [render(d, None) for d in diags if d.span.file != _rel(path)]
+    """Each `# E: CODE` comment is reported on its line, and nothing else is reported.
+
+    What a `--set` of the case causes is expected on its `# set:` line; a `--set` that is
+    not NAME=VALUE stops the command, as it stops `rulelang check`."""
+    values, set_line = _sets(path)
+    try:
+        overrides = [parse_override(v) for v in values]
+    except RuleError as e:
+        diags = e.diagnostics
+    else:
+        _, diags = check_path(_rel(path), _options(path), overrides)
+    line = {_rel(path): None, COMMAND_LINE: set_line}
+    found = {(line[d.span.file] or d.span.line, d.code) for d in diags if d.span.file in line}
+    elsewhere = [render(d, None) for d in diags if d.span.file not in line]
     assert elsewhere == []
     expected = _expected(path)
     assert (sorted(expected - found), sorted(found - expected)) == ([], []), \
@@ -116,6 +137,23 @@ def test_did_you_mean_hints():
     assert hints["E105"] == "did you mean 'Chance'?"
     assert hints["E107"] == "did you mean 'jackpot'?"
     assert hints["E203"] == "did you mean 'highest_roll'?"
+
+
+def test_did_you_mean_hints_of_the_editions_names():
+    """Tokens, sides, dice, symbol faces, pots and parameters suggest the closest name too."""
+    hints = {}
+    for case, sets in (("tokens", ()), ("variants", ()), ("parameters", ("houses=40",))):
+        path = _rel(DATA / "check" / f"{case}.rules")
+        _, diags = check_path(path, (), [parse_override(v) for v in sets])
+        hints.update({(d.code, d.message.split("'")[1]): d.hint for d in diags
+                      if "'" in d.message})
+    assert hints[("E150", "Rnig")] == "did you mean 'Ring'?"
+    assert hints[("E151", "Lite")] == "did you mean 'Light'?"
+    assert hints[("E152", "whte")] == "did you mean 'white'?"
+    assert hints[("E106", "drak")] == "did you mean 'dark'?"
+    assert hints[("E103", "stret")] == "did you mean 'street'?"
+    assert hints[("E116", "Jakpot")] == "did you mean 'Jackpot'?"
+    assert hints[("E418", "houses")] == "did you mean 'hotels'?"
 
 
 def test_setting_type_message():
@@ -446,10 +484,22 @@ def test_mutated_rulebooks_check_without_crashing(edits):
 def test_check_does_not_load_the_engine():
     """`rulelang check` imports neither the engine nor the compiler (it must start quickly)."""
     code = ("import sys; from rulelang_cli.main import main\n"
-            "try:\n    main(['check', 'rulesets/classic_1961.rules'])\n"
-            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
-            "loaded = [m for m in ('rulelang.engine.game', 'rulelang.compile', 'rulelang.runner')"
-            " if m in sys.modules]\nassert loaded == [], loaded\n")
+            "for path in ('rulesets/classic_1961.rules', 'rulesets/starwars_ep2.rules'):\n"
+            "    try:\n        main(['check', path], standalone_mode=False)\n"
+            "    except SystemExit as e:\n        assert e.code == 0, e.code\n"
+            "loaded = [m for m in sys.modules if m.startswith(('rulelang.engine.', "
+            "'rulelang.compile', 'rulelang.runner')) and m != 'rulelang.engine.settings']\n"
+            "assert loaded == [], loaded\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_every_effect_says_how_money_moves():
+    """check_flow.MONEY_FLOWS covers every effect of the language, so E306 and E416 see
+    every payment (a new effect without a row would make the checker raise)."""
+    import typing
+
+    from rulelang.check_flow import MONEY_FLOWS
+
+    assert set(typing.get_args(ast.Effect)) == set(MONEY_FLOWS)

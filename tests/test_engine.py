@@ -29,7 +29,8 @@ def assert_invariants(game: Game) -> None:
             assert not s.mortgaged[q]
             members = rb.groups[rb.spaces[q].group]
             assert all(s.owner[m] == s.owner[q] for m in members)
-            levels = [rb.settings.max_houses + 1 if s.hotels[m] else s.houses[m] for m in members]
+            levels = [rb.settings.houses_per_hotel + 1 if s.hotels[m] else s.houses[m]
+                      for m in members]
             assert max(levels) - min(levels) <= 1, "buildings are uneven within a group"
     held = [(d, c) for hand in s.jail_cards for d, c in hand]
     for d, deck in enumerate(rb.decks):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,8 +22,9 @@ PAGE = ROOT / "docs" / "errors.md"
 SECTIONS = sections(PAGE.read_text(encoding="utf-8"))
 BLOCK = re.compile(r"^```(rules|sh)[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 ANNOTATION = re.compile(r"#\s*E:\s*(.+)$")
-# Codes that no file can show by itself: bytes that are not UTF-8, a command-line option.
-COMMAND_LINE_ONLY = {"E011", "E406"}
+# Codes that no rules snippet can show: bytes that are not UTF-8, command-line options. Their
+# examples are shell commands, run as written.
+COMMAND_LINE_ONLY = {"E011", "E017", "E406", "E418"}
 SNIPPET_HEAD = 'rulebook "Example"\nextends "classic_1961.rules"\n\n'
 
 
@@ -71,6 +75,19 @@ def test_examples_fail_with_their_code(code, tmp_path):
                         encoding="utf-8")
         _, diags = check_path(str(path))
         assert code in {d.code for d in diags}, [f"{d.code} {d.message}" for d in diags]
+
+
+@pytest.mark.parametrize("code", sorted(COMMAND_LINE_ONLY))
+def test_shell_examples_fail_with_their_code(code, tmp_path):
+    """Every shell example, run in a copy of the project's rulesets, prints its code."""
+    shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    blocks = [block for kind, block in BLOCK.findall(SECTIONS[code]) if kind == "sh"]
+    assert blocks
+    for block in blocks:
+        result = subprocess.run(["bash", "-c", block], cwd=tmp_path, env=env,
+                                capture_output=True, text=True, check=False)
+        assert result.returncode != 0 and code in result.stdout + result.stderr, result
 
 
 def test_explain_prints_the_section():

@@ -30,7 +30,9 @@ from rulelang_cli.check_cmd import check as check_cmd
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").rglob("*.rules"))
-SOURCES = {p.name: p.read_text(encoding="utf-8") for p in RULESETS}
+# By path under rulesets/: a mutated house rule is checked in house/, where it extends "../x".
+SOURCES = {p.relative_to(ROOT / "rulesets").as_posix(): p.read_text(encoding="utf-8")
+           for p in RULESETS}
 EXAMPLES = int(os.environ.get("RULELANG_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
@@ -39,15 +41,15 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     """A folder holding copies of the rulesets, so that mutated files can extend them."""
-    path = tmp_path_factory.mktemp("fuzz")
-    for p in RULESETS:
-        shutil.copy(p, path / p.name)
+    path = tmp_path_factory.mktemp("fuzz") / "rulesets"
+    shutil.copytree(ROOT / "rulesets", path)
     return path
 
 
-def _check(folder: Path, data: bytes | str) -> list:
-    """Write `data` as a rules file in `folder`, check it, render it; return the diagnostics."""
-    path = folder / "fuzzed.rules"
+def _check(folder: Path, data: bytes | str, beside: str = "") -> list:
+    """Write `data` as a rules file in `folder` (beside the ruleset `beside`, so that it
+    extends what that one extends), check it, render it; return the diagnostics."""
+    path = (folder / beside).parent / "fuzzed.rules" if beside else folder / "fuzzed.rules"
     if isinstance(data, str):
         path.write_text(data, encoding="utf-8", errors="surrogatepass")
     else:
@@ -102,8 +104,9 @@ _TOKEN = re.compile(r'"[^"\n]*"|\$-?\d+|\d+%|x\d+|\w+|\n[ \t]*|[ \t]+|.', re.S)
 
 @st.composite
 def _mutated(draw, unit: str):
-    """A ruleset with tokens or lines deleted, duplicated or swapped."""
-    text = SOURCES[draw(st.sampled_from(sorted(SOURCES)))]
+    """A ruleset with tokens or lines deleted, duplicated or swapped, and its path."""
+    name = draw(st.sampled_from(sorted(SOURCES)))
+    text = SOURCES[name]
     parts = _TOKEN.findall(text) if unit == "token" else text.splitlines(keepends=True)
     for _ in range(draw(st.integers(1, 4))):
         i = draw(st.integers(0, len(parts) - 1))
@@ -115,23 +118,25 @@ def _mutated(draw, unit: str):
         else:
             j = draw(st.integers(0, len(parts) - 1))
             parts[i], parts[j] = parts[j], parts[i]
-    return "".join(parts)
+    return name, "".join(parts)
 
 
 @FUZZ
 @given(_mutated("token"))
-def test_token_mutations(folder, text):
+def test_token_mutations(folder, mutated):
     """Every ruleset with tokens deleted, duplicated or swapped."""
+    name, text = mutated
     _syntax_errors_in_order(text)
-    _check(folder, text)
+    _check(folder, text, name)
 
 
 @FUZZ
 @given(_mutated("line"))
-def test_line_mutations(folder, text):
+def test_line_mutations(folder, mutated):
     """Every ruleset with lines deleted, duplicated or swapped."""
+    name, text = mutated
     _syntax_errors_in_order(text)
-    _check(folder, text)
+    _check(folder, text, name)
 
 
 def _syntax_errors_in_order(text: str) -> None:
@@ -151,9 +156,11 @@ def _syntax_errors_in_order(text: str) -> None:
 
 _NAMES = ["street", "railroad", "utility", "property", "space", "cards", "plain", "tax",
           "jail_fine", "players", "starting_cash", "winner", "richest", "salary", "rent_rule",
-          "one_ring", "highest_roll", "houses"]
+          "one_ring", "highest_roll", "houses", "time_limit", "fines_to", "end_at_bankruptcy",
+          "deal_deeds"]
 _SPACE_NAMES = ['"GO"', '"Boardwalk"', '"Chance"', '"Jail"', '"Purple"', '"Go To Jail"', '"X"',
-                '"Community Chest"', '"Mediterranean Avenue"', '"Eye"', '"first"']
+                '"Community Chest"', '"Mediterranean Avenue"', '"Eye"', '"first"', '"Ring"',
+                '"Force"', '"Light"', '"Jackpot"', '"classic_1961.rules"']
 
 
 def _layout(text: str) -> str:

@@ -8,7 +8,10 @@ import sys
 import click
 
 from rulelang.check import check_path
-from rulelang.diagnostics import render, summary, to_json
+from rulelang.diagnostics import RuleError, render, summary, to_json
+from rulelang.parse import parse_override
+
+from .render import usage_message
 
 
 def _read(path: str, cache: dict[str, str | None]) -> str | None:
@@ -29,7 +32,10 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
 @click.option("--strict", is_flag=True, help="count warnings as errors")
 @click.option("--option", "options", metavar="NAME", multiple=True,
               help="switch on an option of the rulebook (repeatable)")
-def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...]) -> None:
+@click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
+              help="check with a parameter agreed, e.g. time_limit=60 (repeatable)")
+def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...],
+          parameters: tuple[str, ...]) -> None:
     """Check rulebooks: syntax, names, types, the board, the decks, the settings, the
     overrides, dead and clashing rules, chains that never end, money and the end of the game.
 
@@ -41,8 +47,12 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
     sources: dict[str, str | None] = {}
     failed = False
     report = []
+    try:
+        overrides = [parse_override(p) for p in parameters]
+    except RuleError as e:
+        raise click.BadParameter(usage_message(e.diagnostics), param_hint="--set") from None
     for path in files:
-        _, diags = check_path(path, options)
+        _, diags = check_path(path, options, overrides)
         errors = sum(d.is_error for d in diags)
         warnings = len(diags) - errors
         failed = failed or errors > 0 or (strict and warnings > 0)

@@ -15,6 +15,12 @@ def _source(path: str) -> str:
         return ""
 
 
+def usage_message(diagnostics) -> str:
+    """Mistakes of the command line (a `--set`) as one usage message, with codes and hints."""
+    return "; ".join(f"{d.message} [{d.code}]" + (f" ({d.hint})" if d.hint else "")
+                     for d in diagnostics)
+
+
 def print_diagnostics(diagnostics) -> None:
     """Render each diagnostic with its source line to standard error."""
     for d in diagnostics:

@@ -8,11 +8,12 @@ from contextlib import ExitStack
 
 import click
 
-from rulelang import DEFAULT_MAX_TURNS, RuleErrors, load, play_games
+from rulelang import DEFAULT_MAX_TURNS, RuleError, RuleErrors, load, play_games
+from rulelang.parse import COMMAND_LINE
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
 
-from .render import print_diagnostics
+from .render import print_diagnostics, usage_message
 
 
 @click.command()
@@ -28,14 +29,20 @@ from .render import print_diagnostics
 @click.option("--agents", "-a", default="default", show_default=True,
               help="one agent for every seat, or one per seat: default,random,...")
 @click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")
+@click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
+              help="agree a parameter of the rulebook before the game, e.g. time_limit=60")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
               help="write every event as JSON Lines to this file")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def run(file, players, seed, games, max_turns, agents, options, log_path, as_json):
+def run(file, players, seed, games, max_turns, agents, options, parameters, log_path,
+        as_json):
     """Play FILE headlessly: one game, or a batch with --games."""
     try:
-        rulebook = load(file, options)
-    except RuleErrors as errors:
+        rulebook = load(file, options, parameters)
+    except (RuleError, RuleErrors) as errors:
+        usage = [d for d in errors.diagnostics if d.span.file == COMMAND_LINE]
+        if usage:
+            raise click.BadParameter(usage_message(usage), param_hint="--set")
         print_diagnostics(errors.diagnostics)
         sys.exit(1)
     low, high = rulebook.settings.players
@@ -69,7 +76,8 @@ def _report_game(result, as_json):
                    f"({result.rounds} rounds)")
     else:
         click.echo(f"seat {result.winner} ({result.agents[result.winner]}) wins: "
-                   f"{result.end_reason} after {result.turns} turns ({result.rounds} rounds)")
+                   f"{result.end_reason} after {result.turns} turns ({result.rounds} rounds, "
+                   f"{result.minutes:g} minutes of simulated clock)")
     for seat in range(result.players):
         state = "bankrupt" if result.bankrupt[seat] else f"cash {result.cash[seat]}"
         click.echo(f"  seat {seat} {result.agents[seat]:<8} {state:<14} "

@@ -88,14 +88,17 @@ def _owned(game, seat, pos, rule="selling"):
 
 
 def level(game, pos) -> int:
-    """Buildings on a lot as one number: houses, or max_houses + 1 for a hotel."""
+    """Buildings on a lot as one number: houses, or houses_per_hotel + 1 for a hotel."""
     st = game.state
-    return game.settings.max_houses + 1 if st.hotels[pos] else st.houses[pos]
+    return game.settings.houses_per_hotel + 1 if st.hotels[pos] else st.houses[pos]
 
 
 def group_has_buildings(game, group) -> bool:
-    st = game.state
-    return any(st.houses[q] or st.hotels[q] for q in game.rulebook.groups[group])
+    houses, hotels = game.state.houses, game.state.hotels
+    for q in game.rulebook.groups[group]:
+        if houses[q] or hotels[q]:
+            return True
+    return False
 
 
 def lift_cost(game, pos) -> int:
@@ -122,23 +125,37 @@ def check_build(game, seat, pos) -> tuple[str, int]:
     if sp.kind != "street":
         raise IllegalAction("houses", f"{sp.name!r} takes no buildings")
     group = rb.groups[sp.group]
-    if s.building_requires_full_group and any(st.owner[q] != seat for q in group):
+    owner, mortgaged, houses, hotels = st.owner, st.mortgaged, st.houses, st.hotels
+    whole, any_mortgaged, lowest, ready = True, False, s.max_houses + 1, True
+    per_hotel = s.houses_per_hotel
+    for q in group:
+        if owner[q] != seat:
+            whole = False
+        if mortgaged[q]:
+            any_mortgaged = True
+        if hotels[q]:
+            continue
+        if houses[q] < lowest:
+            lowest = houses[q]
+        if houses[q] < per_hotel:
+            ready = False
+    if s.building_requires_full_group and not whole:
         raise IllegalAction("houses", "the player must own the whole group")
     extra = 0
-    if any(st.mortgaged[q] for q in group):
+    if any_mortgaged:
         if s.building_on_mortgaged == "forbidden":
             raise IllegalAction("mortgages", "a lot of the group is mortgaged")
-        if st.mortgaged[pos]:
+        if mortgaged[pos]:
             extra = lift_cost(game, pos)
-    if st.hotels[pos]:
+    if hotels[pos]:
         raise IllegalAction("hotels", f"{sp.name!r} already has a hotel")
-    here = st.houses[pos]
-    if s.building_even and any(level(game, q) < here for q in group):
+    here = houses[pos]
+    if s.building_even and lowest < here:
         raise IllegalAction("houses", "houses must be built evenly across the group")
-    if here >= s.houses_per_hotel:
-        if not all(st.houses[q] >= s.houses_per_hotel or st.hotels[q] for q in group):
+    if here >= per_hotel:
+        if not ready:
             raise IllegalAction(
-                "hotels", f"a hotel needs {s.houses_per_hotel} houses on every lot of the group"
+                "hotels", f"a hotel needs {per_hotel} houses on every lot of the group"
             )
         if st.bank_hotels <= 0:
             raise IllegalAction("building_shortage", "the bank has no hotel left")
@@ -214,70 +231,100 @@ def check_trade(game, seat, t: Trade) -> None:
 
 def apply(game, seat, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
-    st = game.state
-    if st.bankrupt[seat]:
+    if game.state.bankrupt[seat]:
         raise IllegalAction("bankruptcy", "a bankrupt player cannot act")
-    match action:
-        case Build(pos):
-            kind, cost = check_build(game, seat, pos)
-            if st.cash[seat] < cost:
-                raise IllegalAction("houses", "not enough cash to build")
-            if game.settings.building_shortage_auction and _shortage(game, seat, kind):
-                return
-            _build(game, seat, pos, kind)
-        case Sell(pos):
-            value = check_sell(game, seat, pos)
-            game.rule = "selling"
-            game.build_version += 1
-            sp = game.rulebook.spaces[pos]
-            if st.hotels[pos]:
-                st.hotels[pos] = 0
-                st.bank_hotels += 1
-                st.houses[pos] = game.settings.houses_per_hotel
-                st.bank_houses -= game.settings.houses_per_hotel
-            else:
-                st.houses[pos] -= 1
-                st.bank_houses += 1
-            game.transfer(st.bank, seat, value, "building sale")
-            if game._log:
-                game.emit("sell", player=seat, space=sp.name)
-        case SellAll(pos):
-            sp = _owned(game, seat, pos, "selling")
-            if sp.group < 0 or not group_has_buildings(game, sp.group):
-                raise IllegalAction("selling", "the group has no building")
-            _sell_group(game, seat, sp.group)
-        case Mortgage(pos):
-            value = check_mortgage(game, seat, pos)
-            game.rule = "mortgages"
-            st.mortgaged[pos] = True
-            game.mortgage_version += 1
-            if game._log:
-                game.emit("mortgage", player=seat, space=game.rulebook.spaces[pos].name)
-            game.transfer(st.bank, seat, value, "mortgage")
-        case Lift(pos):
-            cost = check_lift(game, seat, pos)
-            game.rule = "mortgages"
-            st.mortgaged[pos] = False
-            game.mortgage_version += 1
-            if game._log:
-                game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
-            game.transfer(seat, st.bank, cost, "lift mortgage")
-        case Trade():
-            check_trade(game, seat, action)
-            _trade(game, seat, action)
-        case _:
-            raise IllegalAction("agent", f"not an action: {action!r}")
+    run = _APPLY.get(type(action))
+    if run is None:
+        raise IllegalAction("agent", f"not an action: {action!r}")
+    run(game, seat, action)
+
+
+def _apply_build(game, seat, action) -> None:
+    pos, st = action.pos, game.state
+    kind, cost = check_build(game, seat, pos)
+    if st.cash[seat] < cost:
+        raise IllegalAction("houses", "not enough cash to build")
+    # fewer players than buildings left: no shortage, whoever wants them
+    if (game.settings.building_shortage_auction
+            and (st.bank_houses if kind == "house" else st.bank_hotels) < st.players
+            and _shortage(game, seat, kind)):
+        return
+    _build(game, seat, pos, kind)
+
+
+def _apply_sell(game, seat, action) -> None:
+    pos = action.pos
+    value = check_sell(game, seat, pos)
+    st = game.state
+    game.rule = "selling"
+    game.build_version += 1
+    game.seat_version[seat] += 1
+    if st.hotels[pos]:
+        st.hotels[pos] = 0
+        st.bank_hotels += 1
+        st.houses[pos] = game.settings.houses_per_hotel
+        st.bank_houses -= game.settings.houses_per_hotel
+    else:
+        st.houses[pos] -= 1
+        st.bank_houses += 1
+    game.transfer(st.bank, seat, value, "building sale")
+    if game._log:
+        game.emit("sell", player=seat, space=game.rulebook.spaces[pos].name)
+
+
+def _apply_sell_all(game, seat, action) -> None:
+    sp = _owned(game, seat, action.pos, "selling")
+    if sp.group < 0 or not group_has_buildings(game, sp.group):
+        raise IllegalAction("selling", "the group has no building")
+    _sell_group(game, seat, sp.group)
+
+
+def _apply_mortgage(game, seat, action) -> None:
+    _pledge(game, seat, action.pos, True, check_mortgage(game, seat, action.pos))
+
+
+def _apply_lift(game, seat, action) -> None:
+    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))
+
+
+def _pledge(game, seat, pos, pledged: bool, amount: int) -> None:
+    """Mortgage the lot (the bank lends `amount`) or lift it (the player repays `amount`)."""
+    bank = game.state.bank
+    game.rule = "mortgages"
+    game.set_mortgaged(pos, pledged)
+    if game._log:
+        game.emit("mortgage" if pledged else "lift", player=seat,
+                  space=game.rulebook.spaces[pos].name)
+    if pledged:
+        game.transfer(bank, seat, amount, "mortgage")
+    else:
+        game.transfer(seat, bank, amount, "lift mortgage")
+
+
+def _apply_trade(game, seat, action) -> None:
+    check_trade(game, seat, action)
+    _trade(game, seat, action)
+
+
+_APPLY = {
+    Build: _apply_build,
+    Sell: _apply_sell,
+    SellAll: _apply_sell_all,
+    Mortgage: _apply_mortgage,
+    Lift: _apply_lift,
+    Trade: _apply_trade,
+}
 
 
 def _build(game, seat, pos, kind) -> None:
     st = game.state
     game.build_version += 1
+    game.seat_version[seat] += 1
     sp = game.rulebook.spaces[pos]
     game.rule = "houses" if kind == "house" else "hotels"
     if st.mortgaged[pos]:
         game.rule = "mortgages"
-        st.mortgaged[pos] = False
-        game.mortgage_version += 1
+        game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
@@ -299,8 +346,6 @@ def _shortage(game, seat, kind) -> bool:
     """Several players want more buildings than the bank has: auction one. True if held."""
     st = game.state
     supply = st.bank_houses if kind == "house" else st.bank_hotels
-    if supply >= st.players:
-        return False  # fewer wanting players than buildings, whoever they are
     wanting = [seat] + [
         other for other in game.bidders()
         if other != seat and game.agents[other].wants_building(game, other, kind)
@@ -309,7 +354,15 @@ def _shortage(game, seat, kind) -> bool:
     if len(wanting) <= supply:
         return False
     game.rule = "building_shortage"
-    winner, price = run_auction(game, Lot(kind), 1, wanting)
+    opening = 1
+    if game.settings.building_auction_from_cost:
+        # "au prix le plus bas indiqué sur la carte de propriété": the cheapest lot it may go on
+        costs = [game.rulebook.spaces[q].hotel_cost if kind == "hotel"
+                 else game.rulebook.spaces[q].house_cost
+                 for q in game.rulebook.properties
+                 if any(_can_build_kind(game, p, q, kind) for p in wanting)]
+        opening = max(1, min(costs, default=1))
+    winner, price = run_auction(game, Lot(kind), opening, wanting)
     if winner is None:
         return True
     targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)]
@@ -337,10 +390,14 @@ def _sell_group(game, seat, group) -> None:
     st, rb = game.state, game.rulebook
     game.rule = "selling"
     game.build_version += 1
+    game.seat_version[seat] += 1
     if game._log:
         game.emit("sell_group", player=seat, group=rb.group_names[group])
     total = 0
+    owner = st.owner
     for q in rb.groups[group]:
+        if owner[q] != seat:
+            continue
         total += sale_value(game, game.buildings_paid(q))
         st.bank_hotels += st.hotels[q]
         st.bank_houses += st.houses[q]
@@ -349,9 +406,10 @@ def _sell_group(game, seat, group) -> None:
 
 
 def sell_all_buildings(game, seat) -> None:
-    for group, members in enumerate(game.rulebook.groups):
-        if game.state.owner[members[0]] == seat and group_has_buildings(game, group):
-            _sell_group(game, seat, group)
+    st, group_of = game.state, game.rulebook.group_of
+    built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
+    for group in built:
+        _sell_group(game, seat, group)
 
 
 def means(game, seat) -> int:
@@ -369,8 +427,9 @@ def means(game, seat) -> int:
 def can_raise(game, seat) -> bool:
     """Whether the player still has a building to sell or a lot to mortgage."""
     st = game.state
-    for pos in game.rulebook.properties:
-        if st.owner[pos] == seat and (st.houses[pos] or st.hotels[pos] or not st.mortgaged[pos]):
+    houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+    for pos in game.holdings()[seat]:
+        if houses[pos] or hotels[pos] or not mortgaged[pos]:
             return True
     return False
 
@@ -415,8 +474,7 @@ def take_mortgaged(game, seat, pos) -> None:
         return
     game.rule = "mortgages"
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
-        st.mortgaged[pos] = False
-        game.mortgage_version += 1
+        game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")

@@ -17,7 +17,8 @@ class Agent:
     """The decision protocol, with legal, passive defaults."""
 
     name = "agent"
-    attentive = True  # claims rent in time (rent_claim_window)
+    attentive = True  # claims rent at all
+    claim_delay = 0  # following players who roll before it claims (rent_claim_window)
 
     def seat_at(self, game, seat: int) -> None:
         """Called once when the game seats the agent."""
@@ -57,6 +58,38 @@ class Agent:
     def place_building(self, game, seat: int, kind: str, lots: tuple[int, ...]) -> int:
         return lots[0]
 
+    def claim(self, game, seat: int, pos: int) -> bool:
+        """Take the unowned lot free of charge (`claim it for free`)?"""
+        return False
+
+    def place_token(self, game, seat: int, token: int, spaces: tuple[int, ...]) -> int:
+        """Where to put the token the player moves (`move the token to a free ...`)."""
+        return spaces[0]
+
+    def choose_character(self, game, seat: int, free: tuple[int, ...]) -> int:
+        """A character (index in game.rulebook.characters), and with it a side."""
+        return free[0]
+
+
+_NEVER = 1 << 62  # more cash than any game holds
+
+
+def _build_steps(game) -> tuple:
+    """Per lot and level, the next building: (cost, rent it adds, hotel?)."""
+    rb, s = game.rulebook, game.settings
+    table = []
+    for sp in rb.spaces:
+        row = []
+        if sp.kind == "street":
+            for low in range(s.max_houses + 1):
+                if low >= s.houses_per_hotel:
+                    cost, gain, hotel = sp.hotel_cost, sp.rents[-1] - sp.rents[low], True
+                else:
+                    cost, gain, hotel = sp.house_cost, sp.rents[low + 1] - sp.rents[low], False
+                row.append((cost, gain, hotel))
+        table.append(tuple(row))
+    return tuple(table)
+
 
 def _wants(game, seat, pos) -> float:
     """How much a lot is worth to the player, relative to its price."""
@@ -82,20 +115,38 @@ class DefaultAgent(Agent):
     def __init__(self, reserve: int = 150):
         self.reserve = reserve
         self._traded_at = -1
-        self._full_version = -1
-        self._full: tuple[int, ...] = ()
-        self._idle_key = (-1, -1, -1)
-        self._idle_cash = 0
+        self._idle_need = 0  # passing until the cash reaches this,
+        self._idle_version = -1  # while the player's holdings stay as they were
+        self._idle_supply = -1  # and the bank's supply of houses and hotels too
         self._cheapest = 0
-        self._streets: tuple[int, ...] = ()
+        self._steps: tuple = ()
+        self._builds: tuple[Build, ...] = ()
+        self._sells: tuple[Sell, ...] = ()
+        self._mortgages: tuple[Mortgage, ...] = ()
+        self._hotel_level = 0
+        self._lift_first = True
+        self._bid_key = (-1, -1)
+        self._bid_value = 0
 
     def seat_at(self, game, seat):
-        rb = game.rulebook
-        self._streets = tuple(
-            i for i, members in enumerate(rb.groups) if rb.spaces[members[0]].kind == "street"
-        )
-        self._cheapest = min((rb.spaces[q].house_cost for q in rb.properties
-                              if rb.spaces[q].kind == "street"), default=0)
+        # derived once per rulebook, shared by every default agent of every game
+        memo = game.rulebook.memo
+        tables = memo.get("default_agent")
+        if tables is None:
+            steps = _build_steps(game)
+            lots = range(game.rulebook.size)
+            tables = memo["default_agent"] = (
+                steps,
+                min((c for row in steps for c, _, hotel in row if not hotel), default=0),
+                # actions are immutable values: one of each per lot serves every game
+                tuple(Build(q) for q in lots),
+                tuple(Sell(q) for q in lots),
+                tuple(Mortgage(q) for q in lots),
+                game.settings.max_houses + 1,
+                game.settings.building_on_mortgaged == "lift_first",
+            )
+        (self._steps, self._cheapest, self._builds, self._sells, self._mortgages,
+         self._hotel_level, self._lift_first) = tables
 
     def buy(self, game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -105,7 +156,13 @@ class DefaultAgent(Agent):
     def bid(self, game, seat, lot, high):
         st = game.state
         if lot.kind == "deed":
-            value = int(game.rulebook.spaces[lot.pos].price * _wants(game, seat, lot.pos))
+            # the lot's value stays the same through the rounds of one auction
+            key = (game.version, lot.pos)
+            if key != self._bid_key:
+                self._bid_key = key
+                self._bid_value = int(game.rulebook.spaces[lot.pos].price
+                                      * _wants(game, seat, lot.pos))
+            value = self._bid_value
         else:
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
         limit = min(value, st.cash[seat] - self.reserve // 3)
@@ -115,7 +172,7 @@ class DefaultAgent(Agent):
 
     def jail(self, game, seat):
         st = game.state
-        unowned = sum(1 for q in game.rulebook.properties if st.owner[q] < 0)
+        unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned > 6:
             if st.jail_cards[seat]:
                 return "card"
@@ -132,71 +189,93 @@ class DefaultAgent(Agent):
     def raise_funds(self, game, seat, owed):
         st, rb = game.state, game.rulebook
         owned = game.holdings()[seat]
+        mortgaged, spaces = st.mortgaged, rb.spaces
         # 1. mortgage lots outside whole groups, cheapest first
-        full = self._full_groups(game, seat)
-        loose = [q for q in owned if not st.mortgaged[q] and rb.spaces[q].group not in full
-                 and (rb.spaces[q].kind != "street"
-                      or not act.group_has_buildings(game, rb.spaces[q].group))]
-        if loose:
-            return Mortgage(min(loose, key=lambda q: rb.spaces[q].mortgage))
-        # 2. sell buildings, evenly, from the cheapest group
-        built = [q for q in owned if st.houses[q] or st.hotels[q]]
-        if built:
-            top = max(built, key=lambda q: (act.level(game, q), -rb.spaces[q].house_cost))
-            if st.hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
+        full = game.whole_streets()[seat]
+        group_of, is_street = rb.group_of, rb.is_street
+        best, least = -1, 0
+        for q in owned:
+            if mortgaged[q]:
+                continue
+            g = group_of[q]
+            if g in full or (is_street[q] and act.group_has_buildings(game, g)):
+                continue
+            value = spaces[q].mortgage
+            if best < 0 or value < least:
+                best, least = q, value
+        if best >= 0:
+            return self._mortgages[best]
+        # 2. sell buildings, evenly, from the cheapest group: the highest level, then the
+        # cheapest house
+        houses, hotels = st.houses, st.hotels
+        hotel_level = game.settings.max_houses + 1
+        top, top_level, top_cost = -1, 0, 0
+        for q in owned:
+            level = hotel_level if hotels[q] else houses[q]
+            if level:
+                cost = spaces[q].house_cost
+                if level > top_level or (level == top_level and cost < top_cost):
+                    top, top_level, top_cost = q, level, cost
+        if top >= 0:
+            if hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
                 return SellAll(top)
-            return Sell(top)
+            return self._sells[top]
         # 3. mortgage what is left
-        rest = [q for q in owned if not st.mortgaged[q]]
+        rest = [q for q in owned if not mortgaged[q]]
         if rest:
-            return Mortgage(min(rest, key=lambda q: rb.spaces[q].mortgage))
+            return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
-
-    def _full_groups(self, game, seat) -> tuple[int, ...]:
-        """The street groups the player owns whole (cached until a deed changes hands)."""
-        if self._full_version != game.version:
-            whole = game.whole_groups()
-            self._full = tuple(g for g in self._streets if whole[g] == seat)
-            self._full_version = game.version
-        return self._full
 
     def manage(self, game, seat):
         st = game.state
         cash = st.cash[seat]
         if cash < self.reserve:
             return None
-        if game.version != self._traded_at:
-            self._traded_at = game.version
+        version = game.version
+        if version != self._traded_at:
+            self._traded_at = version
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
-        # Nothing changed since this agent last passed, but its cash went down: pass again.
-        key = (game.version, game.mortgage_version, game.build_version)
-        if key == self._idle_key and cash <= self._idle_cash:
+        # Nothing of the player's changed since it last passed, nor whether the bank has
+        # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
+        version = game.seat_version[seat]
+        supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
+        if cash < self._idle_need and version == self._idle_version and supply == self._idle_supply:
             return None
-        action = self._improve(game, seat, cash)
+        action, need = self._improve(game, seat, cash)
         if action is None:
-            self._idle_key, self._idle_cash = key, cash
+            self._idle_need, self._idle_version, self._idle_supply = need, version, supply
         return action
 
     def _improve(self, game, seat, cash):
-        """Lift a mortgage or build a house, the best use of spare cash, or None."""
+        """(action, 0): lift a mortgage or build, the best use of spare cash; or (None, need):
+        nothing to do now, and no improvement until the player holds `need` in cash."""
         st, rb = game.state, game.rulebook
-        full = self._full_groups(game, seat)
+        reserve = self.reserve
+        need = _NEVER
+        full = game.whole_streets()[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
-        if cash >= self.reserve * 2:
+        mortgaged = st.mortgaged
+        if cash < reserve * 2:
+            need = reserve * 2
+        else:
             for q in game.mortgaged_lots()[seat]:
-                cost = act.lift_cost(game, q)
-                if cash - cost >= self.reserve * (1 if rb.spaces[q].group in full else 3):
-                    return Lift(q)
-        if not full or cash < self.reserve + self._cheapest:
-            return None
-        s = game.settings
-        hotel_level = s.max_houses + 1
+                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+                if cash >= least:
+                    return Lift(q), 0
+                need = min(need, least)
+        if not full:
+            return None, need
+        if cash < reserve + self._cheapest:
+            return None, min(need, reserve + self._cheapest)
+        steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
         best, best_gain = None, 0
         for g in full:
             members = rb.groups[g]
+            if not self._lift_first and any(mortgaged[q] for q in members):
+                continue  # the group's mortgages are lifted first (above)
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
             for q in members:
@@ -205,23 +284,22 @@ class DefaultAgent(Agent):
                     low, lot = here, q
             if lot < 0:
                 continue
-            sp = rb.spaces[lot]
-            if low >= s.houses_per_hotel:
-                if not st.bank_hotels:
-                    continue
-                cost, gain = sp.hotel_cost, sp.rents[-1] - sp.rents[low]
-            else:
-                if not st.bank_houses:
-                    continue
-                cost, gain = sp.house_cost, sp.rents[low + 1] - sp.rents[low]
-            if st.mortgaged[lot]:
-                cost += act.lift_cost(game, lot)
-            if cash - cost < self.reserve:
+            cost, gain, hotel = steps[lot][low]
+            if not (st.bank_hotels if hotel else st.bank_houses):
                 continue
-            score = gain * 100 // max(cost, 1)
+            if mortgaged[lot]:
+                cost += act.lift_cost(game, lot)
+            score = gain * 100 // max(cost, 1)  # rent gained per 100 of cost
+            if score <= 0:
+                continue
+            if cash - cost < reserve:
+                need = min(need, cost + reserve)
+                continue
             if score > best_gain:
                 best, best_gain = lot, score
-        return None if best is None else Build(best)
+        if best is None:
+            return None, need
+        return self._builds[best], 0
 
     # -------------------------------------------------------------- trading
 
@@ -231,53 +309,25 @@ class DefaultAgent(Agent):
             return None
         st, rb = game.state, game.rulebook
         owner = st.owner
-        groups = rb.groups
-        for g in self._streets:
-            members = groups[g]
-            mine, other = 0, -2
-            for q in members:
-                o = owner[q]
-                if o == seat:
-                    mine += 1
-                elif o < 0 or (other != -2 and o != other):
-                    break
-                else:
-                    other = o
-            else:
-                if not mine or other < 0:
-                    continue
-                if act.group_has_buildings(game, g):
-                    continue
-                theirs = tuple(q for q in members if owner[q] == other)
-                trade = self._swap(game, seat, other, g, theirs)
-                if trade is not None:
-                    return trade
-                price = sum(rb.spaces[q].price for q in theirs)
-                offer = 2 * price
-                if st.cash[seat] - offer >= self.reserve + 100:
-                    return Trade(other, take=theirs, cash=offer)
-        return None
-
-    def _swap(self, game, seat, other, g, theirs):
-        """Lots of mine that complete one of the other player's groups, for theirs."""
-        st, rb = game.state, game.rulebook
-        owner = st.owner
-        for h in self._streets:
-            if h == g:
-                continue
-            hm = rb.groups[h]
-            lacking = tuple(q for q in hm if owner[q] != other)
-            if (
-                lacking
-                and len(lacking) < len(hm)
-                and all(owner[q] == seat for q in lacking)
-                and not act.group_has_buildings(game, h)
-            ):
-                diff = sum(rb.spaces[q].price for q in theirs) - sum(
-                    rb.spaces[q].price for q in lacking
-                )
-                cash = max(0, min(diff, st.cash[seat] - self.reserve))
-                return Trade(other, give=lacking, take=theirs, cash=cash)
+        shared = game.shared_streets()[seat]
+        if not shared:
+            return None
+        # the street groups shared whole with one other player, free of buildings
+        shared = [(g, other) for g, other in shared if not act.group_has_buildings(game, g)]
+        for g, other in shared:
+            theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
+            # lots of mine that complete one of the other player's groups, for theirs
+            for h, partner in shared:
+                if h != g and partner == other:
+                    lacking = tuple(q for q in rb.groups[h] if owner[q] == seat)
+                    diff = sum(rb.spaces[q].price for q in theirs) - sum(
+                        rb.spaces[q].price for q in lacking
+                    )
+                    cash = max(0, min(diff, st.cash[seat] - self.reserve))
+                    return Trade(other, give=lacking, take=theirs, cash=cash)
+            offer = 2 * sum(rb.spaces[q].price for q in theirs)
+            if st.cash[seat] - offer >= self.reserve + 100:
+                return Trade(other, take=theirs, cash=offer)
         return None
 
     def accept_trade(self, game, seat, proposer, trade):
@@ -299,7 +349,24 @@ class DefaultAgent(Agent):
         return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
 
     def wants_building(self, game, seat, kind):
-        return bool(self._full_groups(game, seat)) and game.state.cash[seat] > self.reserve * 2
+        return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
+
+    def claim(self, game, seat, pos):
+        return True
+
+    def place_token(self, game, seat, token, spaces):
+        # as far behind the player as it can be: the longest way round before meeting it
+        here, size = game.state.position[seat], game.rulebook.size
+        return max(spaces, key=lambda q: ((q - here) % size, -q))
+
+    def choose_character(self, game, seat, free):
+        # sides in turn round the table, so that both are played
+        rb = game.rulebook
+        wanted = seat % len(rb.sides)
+        for c in free:
+            if rb.characters[c][1] == wanted:
+                return c
+        return free[0]
 
 
 class RandomAgent(Agent):
@@ -380,6 +447,15 @@ class RandomAgent(Agent):
 
     def place_building(self, game, seat, kind, lots):
         return self.rng.choice(lots)
+
+    def claim(self, game, seat, pos):
+        return self.rng.random() < 0.5
+
+    def place_token(self, game, seat, token, spaces):
+        return self.rng.choice(spaces)
+
+    def choose_character(self, game, seat, free):
+        return self.rng.choice(free)
 
 
 AGENTS = {"default": DefaultAgent, "random": RandomAgent}

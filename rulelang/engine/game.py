@@ -8,26 +8,35 @@ answer is validated (see actions.py).
 
 from __future__ import annotations
 
+import bisect
 import json
 import random
 from typing import Callable, Sequence
 
 from . import actions as act
+from . import tokens
+from . import endings
+from .endings import GameOver
+from .setup import deal_deeds
 from .state import State
-from .tables import RentContext, Rulebook
+from .tables import MAX_CHAIN, RentContext, Rulebook
 
 BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
-MAX_CHAIN = 32  # land -> card -> move -> land ... deeper than this stops (see check: cycles)
-
-
-class GameOver(Exception):
-    """Raised inside the loop when the game ends in the middle of a turn."""
 
 
 class Game:
     """A game of a compiled rulebook between seated agents, from a seed."""
+
+    # slots keep attribute access fast however many attributes the game has
+    __slots__ = (
+        "rulebook", "settings", "agents", "seed", "rng", "_log", "rule", "over", "end_reason",
+        "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token", "version",
+        "mortgage_version", "build_version", "seat_version", "_holdings", "_whole", "_pairs",
+        "_streets", "_shared", "_mortgaged", "_depth", "_landed_owner", "_max_turns", "_turn_limit",
+        "_limit_reason", "state", "fine_account", "_claims", "__weakref__",
+    )
 
     def __init__(
         self,
@@ -43,7 +52,6 @@ class Game:
         self.settings = s
         self.agents = list(agents)
         self.seed = seed
-        self.max_turns = max_turns
         self.rng = random.Random(seed)
         self._log = log
         self.rule = "setup"
@@ -54,21 +62,27 @@ class Game:
         self.again = False  # the current player rolls once more
         self.last_roll: tuple[int, ...] = ()
         self.dice_total = 0
+        self.last_double = False
+        self.token = -1  # the token a token rule is about (engine/tokens.py)
         self.version = 0  # bumped whenever a deed changes hands
         self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
         self.build_version = 0  # bumped whenever a building is bought or sold
-        self._whole_key = -1
-        self._whole: tuple[int, ...] = ()
-        self._mortgaged_key = self._mortgaged_key2 = -1
-        self._holdings_key = -1
-        self._holdings: tuple[tuple[int, ...], ...] = ()
-        self._mortgaged: tuple[tuple[int, ...], ...] = ()
+        # per seat: bumped whenever its deeds, their mortgages or their buildings change
+        self.seat_version = [0] * n
+        # who holds what, for agents: built from the state on first use, then kept by give_deed
+        self._holdings: list[list[int]] | None = None
+        self._whole: list[int] = []
+        self._pairs: list[tuple[int, int] | None] = []
+        self._streets: list[tuple[int, ...]] = []
+        self._shared: list[tuple[tuple[int, int], ...]] | None = None  # None: to rebuild
+        self._mortgaged: list[list[int]] = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
+        self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
         self.state = State(
-            cash=[0] * n + [0],
+            cash=[0] * n + [0] + [0] * len(rulebook.pots),  # players, the bank, the pots
             position=[rulebook.go] * n,
             in_jail=[False] * n,
             jail_turns=[0] * n,
@@ -81,13 +95,29 @@ class Game:
             bank_houses=s.houses,
             bank_hotels=s.hotels,
             decks=decks,
+            laps=[0] * n,
             players=n,
             bank=n,
         )
+        # taxes, fines and card penalties go to the bank, or to a pot (fines_to)
+        self.fine_account = n + 1 + rulebook.pots.index(s.fines_to) if s.fines_to else n
         for seat, agent in enumerate(self.agents):
             if hasattr(agent, "seat_at"):
                 agent.seat_at(self, seat)
+        # who claims rent in time: attentive, and noticing before the claim window closes
+        self._claims = [getattr(a, "attentive", True)
+                        and getattr(a, "claim_delay", 0) < s.rent_claim_window
+                        for a in self.agents]
         self._setup()
+
+    @property
+    def max_turns(self) -> int:
+        return self._max_turns
+
+    @max_turns.setter
+    def max_turns(self, value: int) -> None:
+        self._max_turns = value
+        self._turn_limit, self._limit_reason = endings.turn_limit(self.settings, value)
 
     # ------------------------------------------------------------ log
 
@@ -105,7 +135,10 @@ class Game:
         self._log(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
     def account_name(self, account: int):
-        return BANK_NAME if account == self.state.bank else account
+        bank = self.state.bank
+        if account > bank:
+            return self.rulebook.pots[account - bank - 1]
+        return BANK_NAME if account == bank else account
 
     # ------------------------------------------------------------ setup
 
@@ -129,13 +162,17 @@ class Game:
         self.rule = "starting_cash"
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash")
+        tokens.setup(self)
+        if s.deal_deeds:
+            deal_deeds(self)
         self.rule = "first_player"
         if s.first_player == "highest_roll" and n > 1:
             contenders = list(range(n))
             while len(contenders) > 1:
                 totals = {}
                 for seat in contenders:
-                    totals[seat] = sum(self.roll(seat))
+                    self.roll(seat)
+                    totals[seat] = self.dice_total
                 best = max(totals.values())
                 contenders = [seat for seat in contenders if totals[seat] == best]
             st.current = contenders[0]
@@ -195,56 +232,106 @@ class Game:
         return total
 
     def net_worth(self, seat: int) -> int:
-        """The printed valuation of the short games: mortgaged lots count their mortgage."""
-        st, rb = self.state, self.rulebook
-        total = self.worth(seat)
-        for pos in rb.properties:
-            if st.owner[pos] == seat and st.mortgaged[pos]:
-                total -= rb.spaces[pos].price - rb.spaces[pos].mortgage
-        return total
+        """The printed valuation of the short games (endings.valuation)."""
+        return endings.valuation(self, seat)
 
     # ------------------------------------------------------------ derived views for agents
 
-    def whole_groups(self) -> tuple[int, ...]:
-        """For each group, the seat that owns all of it, or -1 (cached per ownership)."""
-        if self._whole_key != self.version:
-            owner = self.state.owner
-            out = []
-            for members in self.rulebook.groups:
-                o = owner[members[0]]
-                for q in members:
-                    if owner[q] != o:
-                        o = -1
-                        break
-                out.append(o)
-            self._whole = tuple(out)
-            self._whole_key = self.version
-        return self._whole
-
-    def holdings(self) -> tuple[tuple[int, ...], ...]:
-        """For each seat, the deeds it holds in board order (cached per ownership)."""
-        if self._holdings_key != self.version:
-            owner = self.state.owner
-            lots = [[] for _ in range(self.state.players)]
-            for q in self.rulebook.properties:
-                if owner[q] >= 0:
-                    lots[owner[q]].append(q)
-            self._holdings = tuple(tuple(x) for x in lots)
-            self._holdings_key = self.version
+    def holdings(self) -> list[list[int]]:
+        """For each seat, the deeds it holds in board order (kept up to date; do not modify)."""
+        if self._holdings is None:
+            self._track_ownership()
         return self._holdings
 
-    def mortgaged_lots(self) -> tuple[tuple[int, ...], ...]:
-        """For each seat, its mortgaged lots (cached per ownership and mortgage change)."""
-        if self._mortgaged_key != self.version or self._mortgaged_key2 != self.mortgage_version:
-            st = self.state
-            lots = [[] for _ in range(st.players)]
-            for q in self.rulebook.properties:
-                if st.mortgaged[q] and st.owner[q] >= 0:
-                    lots[st.owner[q]].append(q)
-            self._mortgaged = tuple(tuple(x) for x in lots)
-            self._mortgaged_key = self.version
-            self._mortgaged_key2 = self.mortgage_version
+    def whole_groups(self) -> list[int]:
+        """For each group, the seat that owns all of it, or -1 (kept up to date)."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._whole
+
+    def shared_streets(self) -> list[tuple[tuple[int, int], ...]]:
+        """For each seat, (group, other seat) for each street group that it and one other
+        player own whole between them: the groups a trade between the two could complete."""
+        if self._holdings is None:
+            self._track_ownership()
+        if self._shared is None:
+            shared: list[list[tuple[int, int]]] = [[] for _ in range(self.state.players)]
+            pairs = self._pairs
+            for g in self.rulebook.street_groups:
+                if pairs[g] is not None:
+                    a, b = pairs[g]
+                    shared[a].append((g, b))
+                    shared[b].append((g, a))
+            self._shared = [tuple(x) for x in shared]
+        return self._shared
+
+    def whole_streets(self) -> list[tuple[int, ...]]:
+        """For each seat, the street groups (those that take buildings) it owns whole."""
+        if self._holdings is None:
+            self._track_ownership()
+        return self._streets
+
+    def refresh_views(self) -> None:
+        """Rebuild the views from the state, after it was changed other than by the game."""
+        self._holdings = None
+        self._shared = None
+
+    def mortgaged_lots(self) -> list[list[int]]:
+        """For each seat, its mortgaged deeds in board order (kept up to date; do not modify)."""
+        if self._holdings is None:
+            self._track_ownership()
         return self._mortgaged
+
+    def _track_ownership(self) -> None:
+        owner, mortgaged = self.state.owner, self.state.mortgaged
+        lots: list[list[int]] = [[] for _ in range(self.state.players)]
+        self._mortgaged = [[] for _ in range(self.state.players)]
+        for q in self.rulebook.properties:
+            if owner[q] >= 0:
+                lots[owner[q]].append(q)
+                if mortgaged[q]:
+                    self._mortgaged[owner[q]].append(q)
+        self._holdings = lots
+        groups = self.rulebook.groups
+        self._whole = [-1] * len(groups)
+        self._pairs = [None] * len(groups)
+        self._streets = [() for _ in range(self.state.players)]
+        for g in range(len(groups)):
+            self._group_changed(g)
+
+    def _group_changed(self, g: int) -> None:
+        owner = self.state.owner
+        a = b = -1
+        for q in self.rulebook.groups[g]:
+            o = owner[q]
+            if o < 0:
+                a = b = -2
+                break
+            if o != a and o != b:
+                if a < 0:
+                    a = o
+                elif b < 0:
+                    b = o
+                else:
+                    a = b = -2
+                    break
+        whole = a if a >= 0 and b < 0 else -1
+        pair = (min(a, b), max(a, b)) if b >= 0 else None
+        before = self._whole[g]
+        rb = self.rulebook
+        street = rb.is_street[rb.groups[g][0]]
+        if pair != self._pairs[g]:
+            self._pairs[g] = pair
+            if street:
+                self._shared = None  # rebuilt when next asked for
+        if whole != before:
+            self._whole[g] = whole
+            if street:
+                for p in (before, whole):
+                    if p >= 0:
+                        self._streets[p] = tuple(
+                            h for h in rb.street_groups if self._whole[h] == p
+                        )
 
     # ------------------------------------------------------------ dice and movement
 
@@ -254,12 +341,14 @@ class Game:
         i = int(self.rng.random() * len(rolls))
         dice = self.last_roll = rolls[i]
         self.dice_total = self.rulebook.totals[i]
+        self.last_double = self.rulebook.doubles[i]
         if self._log:
             self.emit("roll", player=seat, dice=list(dice))
         return dice
 
     def move_by(self, seat: int, steps: int, ctx: RentContext | None = None) -> None:
-        """Move forward (passing spaces) or backward (passing nothing), then land."""
+        """Move forward (passing spaces) or backward (passing nothing), then land: fire the
+        rules of the space the player ends on."""
         st, rb = self.state, self.rulebook
         start = st.position[seat]
         if steps > 0:
@@ -270,27 +359,16 @@ class Game:
                         hook(self, seat, None)
                         if self.stop:
                             return
-        dest = (start + steps) % rb.size
-        st.position[seat] = dest
+        pos = st.position[seat] = (start + steps) % rb.size
         if self._log:
-            self.emit("move", player=seat, to=rb.spaces[dest].name, steps=steps)
-        self.land(seat, ctx)
-
-    def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
-        """Move forward to `dest`; a player already there does not go round again."""
-        start = self.state.position[seat]
-        self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
-
-    def land(self, seat: int, ctx: RentContext | None = None) -> None:
-        """Fire the rules of the space the player stands on."""
-        pos = self.state.position[seat]
-        hooks = self.rulebook.land_hooks[pos]
+            self.emit("move", player=seat, to=rb.spaces[pos].name, steps=steps)
+        hooks = rb.land_hooks[pos]
         if not hooks:
             return
         # rent is owed only to whoever owned the lot on landing, not to the winner of the
         # auction this very landing held (QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE)
         outer = self._landed_owner
-        self._landed_owner = self.state.owner[pos]
+        self._landed_owner = st.owner[pos]
         self._depth += 1
         if self._depth > MAX_CHAIN:
             self.emit("chain_cut", player=seat, depth=self._depth)
@@ -302,6 +380,11 @@ class Game:
                     break
         self._depth -= 1
         self._landed_owner = outer
+
+    def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
+        """Move forward to `dest`; a player already there does not go round again."""
+        start = self.state.position[seat]
+        self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
 
     def go_to_jail(self, seat: int) -> None:
         """Straight to jail: no passing, no landing; the turn ends."""
@@ -337,12 +420,42 @@ class Game:
         """`buy` on the space the player stands on; a declined lot stays with the bank."""
         self.offer(seat, self.state.position[seat], False)
 
-    def rent_here(self, seat: int, ctx: RentContext | None = None) -> None:
-        """`pay rent` on the space the player stands on."""
-        self.pay_rent(seat, self.state.position[seat], ctx)
+    def set_mortgaged(self, pos: int, pledged: bool) -> None:
+        """Mortgage the lot or lift its mortgage (the money moves apart: see actions)."""
+        st = self.state
+        if st.mortgaged[pos] == pledged:
+            return
+        st.mortgaged[pos] = pledged
+        self.mortgage_version += 1
+        owner = st.owner[pos]
+        if owner >= 0:
+            self.seat_version[owner] += 1
+            if self._holdings is not None:
+                if pledged:
+                    bisect.insort(self._mortgaged[owner], pos)
+                else:
+                    self._mortgaged[owner].remove(pos)
 
     def give_deed(self, pos: int, seat: int) -> None:
-        self.state.owner[pos] = seat
+        owner = self.state.owner
+        held = self._holdings
+        old = owner[pos]
+        pledged = self.state.mortgaged[pos]
+        if old >= 0:
+            self.seat_version[old] += 1
+            if held is not None:
+                held[old].remove(pos)
+                if pledged:
+                    self._mortgaged[old].remove(pos)
+        if seat >= 0:
+            self.seat_version[seat] += 1
+            if held is not None:
+                bisect.insort(held[seat], pos)
+                if pledged:
+                    bisect.insort(self._mortgaged[seat], pos)
+        owner[pos] = seat
+        if held is not None and self.rulebook.group_of[pos] >= 0:
+            self._group_changed(self.rulebook.group_of[pos])
         self.version += 1
         if self._log:
             self.emit("deed", space=self.rulebook.spaces[pos].name,
@@ -390,7 +503,8 @@ class Game:
                 total = self.dice_total
                 if ctx is not None and ctx.dice_multiplier is not None:
                     mult = ctx.dice_multiplier
-                    total = sum(self.roll(st.current))
+                    self.roll(st.current)
+                    total = self.dice_total
                 rent = mult * total
         if ctx is not None:
             rent *= ctx.factor
@@ -404,13 +518,15 @@ class Game:
                 return False
         return True
 
-    def pay_rent(self, seat: int, pos: int, ctx: RentContext | None, factor: int = 1) -> None:
-        """The owner of the space on landing claims its rent (the hot path of every game)."""
+    def pay_rent(self, seat: int, ctx: RentContext | None = None, factor: int = 1) -> None:
+        """`pay rent` on the space the player stands on: its owner on landing claims the rent
+        (the hot path of every game)."""
         st = self.state
+        pos = st.position[seat]
         owner = st.owner[pos]
         if owner < 0 or owner == seat or owner != self._landed_owner:
             return
-        if not self.agents[owner].attentive:
+        if not self._claims[owner]:
             if self._log:
                 self.emit("rent_unclaimed", player=seat, owner=owner)
             return
@@ -432,7 +548,7 @@ class Game:
         amount = value if kind == "money" else self.worth(seat) * value // 100
         if self._log:
             self.emit("tax_choice", player=seat, choice=f"{kind}:{value}", amount=amount)
-        self.charge(seat, self.state.bank, amount, "tax")
+        self.charge(seat, self.fine_account, amount, "tax")
 
     def pay_per_building(self, seat: int, per_house: int, per_hotel: int) -> None:
         st = self.state
@@ -441,7 +557,7 @@ class Game:
             if st.owner[pos] == seat:
                 houses += st.houses[pos]
                 hotels += st.hotels[pos]
-        self.charge(seat, st.bank, houses * per_house + hotels * per_hotel, "repairs")
+        self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel, "repairs")
 
     def pay_each(self, seat: int, amount: int, collect: bool) -> None:
         """Pay every other player `amount`, or collect it from each of them."""
@@ -495,7 +611,7 @@ class Game:
                 raise act.IllegalAction("leaving_jail", "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
                 raise act.IllegalAction("leaving_jail", "not enough cash to pay the fine")
-            self.transfer(seat, st.bank, s.jail_fine, "jail fine")
+            self.transfer(seat, self.fine_account, s.jail_fine, "jail fine")
             self._free(seat, "fine")
             self._rolls(seat)
             return
@@ -503,19 +619,22 @@ class Game:
             raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
         st.jail_turns[seat] += 1  # counted once the choice is valid: a refusal changes nothing
         dice = self.roll(seat)
-        self.dice_total = sum(dice)
         self._faces(seat, dice)
         if self.stop:
             return
-        if s.jail_exit_doubles and len(dice) > 1 and len(set(dice)) == 1:
+        if s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles")
         elif st.jail_turns[seat] >= s.jail_turns:
-            if not self.charge(seat, st.bank, s.jail_fine, "jail fine"):
+            if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine"):
                 return
             self._free(seat, "forced")
         else:
+            if self.rulebook.after_face_hooks:
+                tokens.faces_after(self, seat, dice)
             return
         self.move_by(seat, self.dice_total)
+        if self.rulebook.after_face_hooks:
+            tokens.faces_after(self, seat, dice)
 
     def _free(self, seat: int, how: str) -> None:
         self.state.in_jail[seat] = False
@@ -557,8 +676,11 @@ class Game:
                     if dh.times is None or dh.times == doubles:
                         dh.hook(self, seat, None)
                         if self.stop:
-                            return
-            self.move_by(seat, self.dice_total)
+                            break
+            if not self.stop:
+                self.move_by(seat, self.dice_total)
+            if rb.after_face_hooks:
+                tokens.faces_after(self, seat, dice)
             if self.stop or not self.again:
                 return
 
@@ -603,16 +725,22 @@ class Game:
         st.turn += 1
         if self.over:
             return
-        seat = st.current
-        for _ in range(n):
-            seat = (seat + 1) % n
-            if seat == 0:
-                st.round += 1
-            if not st.bankrupt[seat]:
-                break
+        seat = st.current + 1
+        if seat == n:
+            seat = 0
+            st.round += 1
+        bankrupt = st.bankrupt
+        if bankrupt[seat]:
+            for _ in range(n - 1):
+                seat += 1
+                if seat == n:
+                    seat = 0
+                    st.round += 1
+                if not bankrupt[seat]:
+                    break
         st.current = seat
-        if st.turn >= self.max_turns:
-            self.finish("turn_cap", None)
+        if st.turn >= self._turn_limit:
+            endings.at_turn_limit(self, self._limit_reason)
 
     def play(self) -> "Game":
         """Play until a rule ends the game or the turn cap is reached."""
@@ -623,57 +751,15 @@ class Game:
     # ------------------------------------------------------------ bankruptcy and the end
 
     def bankrupt(self, seat: int, creditor: int) -> None:
-        """The player cannot pay: everything goes to the creditor, or to the bank's auction."""
-        st = self.state
-        if st.bankrupt[seat]:
-            return
-        self.rule = "bankruptcy"
-        if self._log:
-            self.emit("bankrupt", player=seat, creditor=self.account_name(creditor))
-        act.sell_all_buildings(self, seat)
-        st.bankrupt[seat] = True
-        st.in_jail[seat] = False
-        st.bankruptcies += 1
-        if seat == st.current:
-            self.stop = True
-            self.again = False
-        lots = [pos for pos in self.rulebook.properties if st.owner[pos] == seat]
-        cash = st.cash[seat]
-        if creditor != st.bank:
-            if cash:
-                self.transfer(seat, creditor, cash, "bankruptcy")
-            st.jail_cards[creditor].extend(st.jail_cards[seat])
-            st.jail_cards[seat] = []
-            for pos in lots:
-                self.give_deed(pos, creditor)
-            for pos in lots:
-                if st.mortgaged[pos] and not st.bankrupt[creditor]:
-                    act.take_mortgaged(self, creditor, pos)
-        else:
-            if cash:
-                self.transfer(seat, st.bank, cash, "bankruptcy")
-            for deck_index, card_index in st.jail_cards[seat]:
-                st.decks[deck_index].append(card_index)
-            st.jail_cards[seat] = []
-            for pos in lots:
-                if st.mortgaged[pos]:
-                    # the bank is the lender: the deed comes back to it free of the mortgage
-                    st.mortgaged[pos] = False
-                    self.mortgage_version += 1
-                    if self._log:
-                        self.emit("mortgage_cancelled", space=self.rulebook.spaces[pos].name)
-                self.give_deed(pos, -1)
-            if self.settings.bankruptcy_to_bank == "auction":
-                for pos in lots:
-                    if self._alive() > 1:
-                        self.auction(pos)
-        if self._alive() <= 1:
-            last = next(i for i in range(st.players) if not st.bankrupt[i])
-            self.finish("last_player", last)
-            raise GameOver
+        """The player cannot pay: see endings.bankrupt."""
+        endings.bankrupt(self, seat, creditor)
 
-    def _alive(self) -> int:
-        return self.state.bankrupt.count(False)
+    def collect_pot(self, seat: int, pot: int) -> None:
+        """The player takes everything in the pot (its index among the rulebook's pots)."""
+        account = self.state.bank + 1 + pot
+        amount = self.state.cash[account]
+        if amount > 0:
+            self.transfer(account, seat, amount, "pot")
 
     def finish(self, reason: str, winner: int | None) -> None:
         if self.over:

@@ -16,7 +16,7 @@ class SettingSpec:
     """One setting: its value type, default, bounds or choices, and what it controls."""
 
     name: str
-    type: str  # "money" | "count" | "percent" | "flag" | "range" | "choice"
+    type: str  # "money" | "count" | "percent" | "flag" | "range" | "choice" | "pot"
     default: object
     doc: str
     low: int | None = None
@@ -62,6 +62,8 @@ SETTINGS: dict[str, SettingSpec] = {
            "houses every lot of the group needs before a hotel", 1, 20),
         _s("building_shortage_auction", "flag", False,
            "buildings are auctioned when players want more than the bank has"),
+        _s("building_auction_from_cost", "flag", False,
+           "the auction of a scarce building opens at its printed cost, not at $1"),
         _s("trading", "flag", True, "players may trade lots, cards and cash"),
         _s("mortgage_interest", "percent", 10, "interest paid when lifting a mortgage", 0, 100),
         _s("building_on_mortgaged", "choice", "forbidden",
@@ -75,6 +77,20 @@ SETTINGS: dict[str, SettingSpec] = {
         _s("winner", "choice", "last_player", "who wins when the game ends",
            choices=("last_player", "richest")),
         _s("loans", "flag", False, "players may lend to each other (never in the seeds)"),
+        _s("deal_deeds", "count", 0, "title deeds dealt to each player at setup", 0, 10),
+        _s("deal_deeds_paid", "flag", True,
+           "players pay the bank the printed price of the deeds dealt to them"),
+        _s("end_at_bankruptcy", "count", 0,
+           "the game ends at this bankruptcy (0: when one player is left)", 0, 11),
+        _s("final_bankruptcy", "choice", "regular",
+           "the bankruptcy that ends the game: as any other, or everything, buildings too, "
+           "to the creditor", choices=("regular", "everything_to_creditor")),
+        _s("time_limit", "count", 0,
+           "minutes of simulated clock after which the game ends (0: no limit)", 0, 100000),
+        _s("seconds_per_turn", "count", 60,
+           "the simulated clock's pace: seconds one player-turn takes", 1, 3600),
+        _s("fines_to", "pot", "",
+           "the pot that receives taxes, fines and card penalties (unset: the bank)"),
     )
 }
 
@@ -106,6 +122,7 @@ class Settings:
     max_houses: int = 4
     houses_per_hotel: int = 4
     building_shortage_auction: bool = False
+    building_auction_from_cost: bool = False
     trading: bool = True
     mortgage_interest: int = 10
     building_on_mortgaged: str = "forbidden"
@@ -113,6 +130,13 @@ class Settings:
     bankruptcy_to_bank: str = "auction"
     winner: str = "last_player"
     loans: bool = False
+    deal_deeds: int = 0
+    deal_deeds_paid: bool = True
+    end_at_bankruptcy: int = 0
+    final_bankruptcy: str = "regular"
+    time_limit: int = 0
+    seconds_per_turn: int = 60
+    fines_to: str = ""
 
 
 assert set(attrs.fields_dict(Settings)) == set(SETTINGS), "Settings and SETTINGS disagree"

@@ -1,14 +1,16 @@
 """The mutable state of one game: plain attrs data, every list indexed by seat or by space.
 
 Money sits in `cash`, one account per player followed by the bank's (which may go negative:
-the bank never goes broke). Deeds are `owner` (-1: the bank); buildings are `houses` and
+the bank never goes broke), then one per pot of the rulebook (a Free Parking jackpot). Deeds are `owner` (-1: the bank); buildings are `houses` and
 `hotels` per space plus the bank's supply; cards are the decks' orders plus the jail cards
-players hold. Nothing else in the engine holds game state.
+players hold. Tokens that are not players (the One Ring, the Force symbols) are `tokens`, one
+position each; a player's character and side are `character` and `side` (-1: none). Nothing
+else in the engine holds game state.
 """
 
 from __future__ import annotations
 
-from attrs import define
+from attrs import define, field
 
 
 @define(slots=True)
@@ -26,9 +28,13 @@ class State:
     bank_houses: int
     bank_hotels: int
     decks: list[list[int]]
+    laps: list[int]  # times each player passed GO (kept only when a rule asks for laps)
     current: int = 0
     turn: int = 0
     round: int = 0
     bankruptcies: int = 0
     players: int = 0
     bank: int = 0  # the bank's account index in `cash`: right after the players'
+    tokens: list[int] = field(factory=list)
+    character: list[int] = field(factory=list)
+    side: list[int] = field(factory=list)

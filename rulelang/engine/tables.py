@@ -15,6 +15,9 @@ from attrs import frozen
 from .settings import Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
+# land -> card -> move -> land ..., or a token sent on by its own `reaches` rules: deeper than
+# this stops (the checker reports the chains that never end: check_flow, E417)
+MAX_CHAIN = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 
 # A hook is called as hook(game, seat, ctx); ctx is None or a RentContext.
@@ -43,10 +46,10 @@ class Space:
     hotel_cost: int = 0
     rents: tuple[int, ...] = ()
     multipliers: tuple[int, ...] = ()
+    is_property: bool = attrs.field(init=False, eq=False, repr=False)
 
-    @property
-    def is_property(self) -> bool:
-        return self.kind in PROPERTY_KINDS
+    def __attrs_post_init__(self):
+        object.__setattr__(self, "is_property", self.kind in PROPERTY_KINDS)
 
 
 @frozen
@@ -74,6 +77,25 @@ class DoublesHook:
 
 
 @frozen
+class Token:
+    """A piece that is not a player: where it starts, and its side (-1: none)."""
+
+    name: str
+    start: int
+    side: int = -1
+
+
+@frozen
+class MeetHook:
+    """A rule on a player meeting a token: which tokens (index, or -1 any) and whether only
+    a token of another side than the player's counts."""
+
+    token: int
+    opposing: bool
+    hook: Hook
+
+
+@frozen
 class Rulebook:
     """Everything a game needs from a rulebook, precomputed."""
 
@@ -93,8 +115,21 @@ class Rulebook:
     face_names: tuple[tuple[int, int, str], ...] = ()
     rule_names: tuple[str, ...] = ()
     currency: str = "$"
+    pots: tuple[str, ...] = ()  # accounts after the bank's, in this order
+    building_names: tuple[str, str] = ("house", "hotel")
     go: int = 0
     jail: int = -1
+    # themed equipment (engine/tokens.py); empty for a rulebook that uses none of it
+    die_names: tuple[str, ...] = ()
+    face_sides: tuple[tuple[int, ...], ...] = ()  # per die, per face: a side index or -1
+    tokens: tuple[Token, ...] = ()
+    sides: tuple[str, ...] = ()
+    characters: tuple[tuple[str, int], ...] = ()  # (name, side index)
+    start_hooks: tuple[Hook, ...] = ()
+    after_face_hooks: tuple[tuple[int, object, Hook], ...] = ()
+    meet_hooks: tuple[MeetHook, ...] = ()
+    battle_hooks: tuple[tuple[Hook, ...], tuple[Hook, ...]] = ((), ())  # (lost, won)
+    reach_hooks: dict = attrs.field(factory=dict)  # (token, space) -> hooks
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
@@ -104,6 +139,11 @@ class Rulebook:
     crossings: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(init=False)
     doubles: tuple[bool, ...] = attrs.field(init=False)
     totals: tuple[int, ...] = attrs.field(init=False)
+    group_of: tuple[int, ...] = attrs.field(init=False)  # per space, its group or -1
+    street_groups: tuple[int, ...] = attrs.field(init=False)  # groups that take buildings
+    is_street: tuple[bool, ...] = attrs.field(init=False)  # per space
+    # what agents derive from the rulebook once and share between games, by their own keys
+    memo: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self):
         n = len(self.spaces)
@@ -114,6 +154,11 @@ class Rulebook:
         object.__setattr__(
             self, "properties", tuple(s.index for s in self.spaces if s.is_property)
         )
+        object.__setattr__(self, "group_of", tuple(s.group for s in self.spaces))
+        object.__setattr__(self, "is_street", tuple(s.kind == "street" for s in self.spaces))
+        object.__setattr__(self, "street_groups", tuple(
+            g for g, members in enumerate(self.groups) if self.spaces[members[0]].kind == "street"
+        ))
         nearest = {}
         for kind in set(s.kind for s in self.spaces) | {"property"}:
             targets = [
@@ -128,14 +173,18 @@ class Rulebook:
             nearest[kind] = tuple(row)
         object.__setattr__(self, "nearest", nearest)
         # Every outcome of the dice, equally likely, so one random draw picks a whole roll.
+        # A face is its value, or its name when it has none (a symbol); only the dice with
+        # values move the pawn and make doubles (a die of symbols is thrown beside them).
         rolls: list[tuple[int, ...]] = [()]
         for faces in self.dice:
             rolls = [r + (f,) for r in rolls for f in faces]
+        moving = [i for i, faces in enumerate(self.dice)
+                  if any(isinstance(f, int) for f in faces)]
         object.__setattr__(self, "rolls", tuple(rolls))
-        object.__setattr__(self, "totals", tuple(sum(r) for r in rolls))
-        object.__setattr__(
-            self, "doubles", tuple(len(r) > 1 and len(set(r)) == 1 for r in rolls)
-        )
+        object.__setattr__(self, "totals", tuple(
+            sum(r[i] for i in moving if isinstance(r[i], int)) for r in rolls))
+        object.__setattr__(self, "doubles", tuple(
+            len(moving) > 1 and len({r[i] for i in moving}) == 1 for r in rolls))
         # crossings[start][steps]: the spaces with pass rules a forward move goes over or onto
         object.__setattr__(self, "crossings", tuple(
             tuple(

@@ -1,0 +1,134 @@
+"""How a game ends: bankruptcy, the end triggers (the Nth bankruptcy, the simulated clock, a
+rule's `end the game`, the turn cap) and the printed valuation that decides a game ended early.
+
+A game that ends with one player left is won by that player. A game that a trigger ends with
+several players left is won by the richest by the printed valuation; the turn cap is never a
+win. The clock is simulated: it reads `turn * seconds_per_turn`, so it costs nothing to keep.
+"""
+
+from __future__ import annotations
+
+from . import actions as act
+
+
+class GameOver(Exception):
+    """Raised inside the loop when the game ends in the middle of a turn."""
+
+
+def valuation(game, seat: int) -> int:
+    """The printed valuation of the short games: cash, printed prices (half the price for a
+    mortgaged lot), buildings at their cost, a hotel with the houses turned in for it."""
+    st, rb = game.state, game.rulebook
+    total = st.cash[seat]
+    for pos in rb.properties:
+        if st.owner[pos] == seat:
+            price = rb.spaces[pos].price
+            total += (price // 2 if st.mortgaged[pos] else price) + game.buildings_paid(pos)
+    return total
+
+
+def richest(game) -> int | None:
+    """The player still in the game with the highest valuation; ties go to more cash in
+    hand, then to the earlier seat (the seeds are silent on ties)."""
+    st = game.state
+    alive = [seat for seat in range(st.players) if not st.bankrupt[seat]]
+    if not alive:
+        return None
+    return max(alive, key=lambda seat: (valuation(game, seat), st.cash[seat], -seat))
+
+
+def turn_limit(settings, max_turns: int) -> tuple[int, str]:
+    """(player-turns, reason) after which the game stops: the clock's limit or the cap."""
+    if settings.time_limit:
+        turns = -(-settings.time_limit * 60 // settings.seconds_per_turn)
+        if turns <= max_turns:
+            return turns, "time_limit"
+    return max_turns, "turn_cap"
+
+
+def minutes(game) -> float:
+    """The simulated clock: minutes played so far."""
+    return game.state.turn * game.settings.seconds_per_turn / 60
+
+
+def at_turn_limit(game, reason: str) -> None:
+    """The clock reached the agreed time (the richest wins), or the turn cap (nobody does)."""
+    game.rule = "time_limit" if reason == "time_limit" else "turn_cap"
+    game.finish(reason, richest(game) if reason == "time_limit" else None)
+
+
+def end_now(game, reason: str) -> None:
+    """End the game at once; the richest by the printed valuation wins."""
+    game.finish(reason, richest(game))
+    raise GameOver
+
+
+def bankrupt(game, seat: int, creditor: int) -> None:
+    """The player cannot pay: everything goes to the creditor (a player, the bank or a pot).
+
+    To a player: buildings sold to the bank at half price, then cash, deeds and jail cards to
+    the creditor, who pays the interest on mortgaged deeds. To the bank or a pot: cash to
+    it, deeds back to the bank free of their mortgages, auctioned unless the rulebook keeps
+    them. The bankruptcy that ends the game (end_at_bankruptcy) holds no auction and asks no
+    interest, and with final_bankruptcy = everything_to_creditor the buildings go too.
+    """
+    st, s = game.state, game.settings
+    if st.bankrupt[seat]:
+        return
+    game.rule = "bankruptcy"
+    if game._log:
+        game.emit("bankrupt", player=seat, creditor=game.account_name(creditor))
+    ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
+    everything = ending and s.final_bankruptcy == "everything_to_creditor"
+    if not everything:
+        act.sell_all_buildings(game, seat)
+    st.bankrupt[seat] = True
+    st.in_jail[seat] = False
+    st.bankruptcies += 1
+    if seat == st.current:
+        game.stop = True
+        game.again = False
+    lots = [pos for pos in game.rulebook.properties if st.owner[pos] == seat]
+    cash = st.cash[seat]
+    if cash:
+        game.transfer(seat, creditor, cash, "bankruptcy")
+    if creditor < st.players:
+        st.jail_cards[creditor].extend(st.jail_cards[seat])
+        st.jail_cards[seat] = []
+        for pos in lots:
+            game.give_deed(pos, creditor)
+        if not ending:
+            for pos in lots:
+                if st.mortgaged[pos] and not st.bankrupt[creditor]:
+                    act.take_mortgaged(game, creditor, pos)
+    else:
+        for deck_index, card_index in st.jail_cards[seat]:
+            st.decks[deck_index].append(card_index)
+        st.jail_cards[seat] = []
+        for pos in lots:
+            if st.hotels[pos] or st.houses[pos]:  # everything to the bank, buildings too
+                st.bank_hotels += st.hotels[pos]
+                st.bank_houses += st.houses[pos]
+                st.hotels[pos] = st.houses[pos] = 0
+                game.build_version += 1
+                game.seat_version[seat] += 1
+            if st.mortgaged[pos]:
+                # the bank is the lender: the deed comes back to it free of the mortgage
+                game.set_mortgaged(pos, False)
+                if game._log:
+                    game.emit("mortgage_cancelled", space=game.rulebook.spaces[pos].name)
+            game.give_deed(pos, -1)
+        if s.bankruptcy_to_bank == "auction" and not ending:
+            for pos in lots:
+                if alive(game) > 1:
+                    game.auction(pos)
+    if alive(game) <= 1:
+        last = next(i for i in range(st.players) if not st.bankrupt[i])
+        game.finish("last_player", last)
+        raise GameOver
+    if ending:
+        end_now(game, "bankruptcy")
+
+
+def alive(game) -> int:
+    return game.state.bankrupt.count(False)

@@ -1,0 +1,27 @@
+"""What the rulebook does before the first roll beyond cash and decks: dealing title deeds.
+
+The short and time-limit games deal N deeds to each player, one at a time around the table,
+from the shuffled title deeds; paid at the printed price or free, as the rulebook says.
+"""
+
+from __future__ import annotations
+
+
+def deal_deeds(game) -> None:
+    """Deal `deal_deeds` deeds to each player; a deed a player cannot pay in cash stays with
+    the bank (the seeds never get there: two deeds cost at most $800 of the $1500)."""
+    st, s, rb = game.state, game.settings, game.rulebook
+    game.rule = "deal_deeds"
+    deeds = list(rb.properties)
+    game.rng.shuffle(deeds)
+    for _ in range(s.deal_deeds):
+        for seat in range(st.players):
+            if not deeds:
+                return
+            pos = deeds.pop(0)
+            if s.deal_deeds_paid:
+                price = rb.spaces[pos].price
+                if st.cash[seat] < price:
+                    continue
+                game.transfer(seat, st.bank, price, "dealt deed")
+            game.give_deed(pos, seat)

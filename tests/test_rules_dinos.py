@@ -1,0 +1,187 @@
+"""Scenario tests of Monopoly Dinosaures ! (003) and of its quick game."""
+
+import pytest
+
+from rulelang.engine.actions import Build, IllegalAction, Sell, apply
+from rulelang.engine.endings import valuation
+from rulelang.engine.game import Game
+from scenario import Scripted, assert_dealt, refused, rulebook, scenario, total_money
+
+DINOS, QUICK = "dinos.rules", "dinos_quick.rules"
+RB = rulebook(DINOS)
+ERAS = ("Trias", "Jurassique", "Crétacé", "Mésozoïque")
+
+
+def P(name: str) -> int:
+    return RB.space(name).index
+
+
+def test_the_edition_renames_what_the_text_names():
+    """LES DIFFÉRENCES: eras for railroads, Découvertes for utilities, Tentes and 4x4."""
+    assert [RB.spaces[q].name for q in RB.properties if RB.spaces[q].kind == "railroad"] == \
+        list(ERAS)
+    assert {RB.spaces[q].name for q in RB.properties if RB.spaces[q].kind == "utility"} == \
+        {"Découverte passée", "Découverte future"}
+    assert [d.name for d in RB.decks] == ["Site de fouilles", "Laboratoire"]
+    assert RB.building_names == ("Tente", "4x4")
+    assert RB.spaces[0].name == "Départ" and RB.spaces[RB.jail].name == "Prison"
+
+
+def test_jail_fine_is_150_paid_before_rolling():
+    """Comment sortir de prison ? a) pay 150 at the start of the turn, then roll and move."""
+    game = scenario(name=DINOS, agents=[Scripted(jail="pay"), Scripted(), Scripted()],
+                    in_jail={0: 0}, dice=[(1, 2)])
+    game.play_turn()
+    st = game.state
+    assert not st.in_jail[0] and st.cash[0] == 1350 and st.position[0] == RB.jail + 3
+    assert total_money(game) == 0
+
+
+def test_jail_fine_150_after_the_third_failed_roll():
+    """Comment sortir de prison ? c) after three turns without a double, pay 150 and move."""
+    game = scenario(name=DINOS, in_jail={0: 2}, dice=[(1, 2)])
+    game.play_turn()
+    st = game.state
+    assert not st.in_jail[0] and st.cash[0] == 1350 and st.position[0] == RB.jail + 3
+
+
+@pytest.mark.parametrize("held, rent", [(1, 25), (2, 50), (3, 100), (4, 200)])
+def test_eras_rent_by_the_number_held(held, rent):
+    """Ère: the rent is 25, 50, 100, 200 for 1 to 4 eras held."""
+    game = scenario(name=DINOS, dice=[(2, 3)], current=1, owners={e: 0 for e in ERAS[:held]})
+    game.play_turn()  # from Départ to Trias
+    assert game.state.position[1] == P("Trias")
+    assert game.state.cash[0] == 1500 + rent and game.state.cash[1] == 1500 - rent
+
+
+@pytest.mark.parametrize("owned, rent", [(("Découverte passée",), 12),
+                                         (("Découverte passée", "Découverte future"), 30)])
+def test_decouvertes_rent_is_the_dice_times_4_or_10(owned, rent):
+    """Découvertes: the dice times 4, times 10 with both."""
+    game = scenario(name=DINOS, dice=[(1, 2)], current=1, positions={1: "Connecticut Avenue"},
+                    owners={d: 0 for d in owned})
+    game.play_turn()
+    assert game.state.cash[0] == 1500 + rent
+
+
+def test_auction_opens_at_1_and_is_paid_in_notes():
+    """VENTE AUX ENCHÈRES: from a minimum of 1, paid only in notes: no bid above one's cash."""
+    bidder = Scripted(bids=[1])
+    game = scenario(name=DINOS, agents=[Scripted(), bidder, Scripted()], dice=[(2, 4)])
+    game.play_turn()  # Oriental Avenue, declined
+    assert ("bid", bidder.asked[0][1], 0) == bidder.asked[0]  # any bid of at least 1
+    assert game.state.owner[P("Oriental Avenue")] == 1 and game.state.cash[1] == 1499
+    rich = Scripted(bids=[1501])
+    game = scenario(name=DINOS, agents=[Scripted(), rich, Scripted()], dice=[(2, 4)])
+    with pytest.raises(IllegalAction) as err:
+        game.play_turn()
+    assert err.value.rule == "auction" and "cash" in err.value.message
+
+
+def test_bankruptcy_to_the_bank_auctions_the_lots_unmortgaged():
+    """AU SECOURS ! / VENTE AUX ENCHÈRES: the bank takes the lots and auctions them unmortgaged."""
+    bidder = Scripted(bids=[40])
+    game = scenario(name=DINOS, agents=[Scripted(), bidder, Scripted()], dice=[(1, 2)],
+                    positions={0: "Mésozoïque"}, cash={0: 50},
+                    owners={"Oriental Avenue": 0}, mortgaged=["Oriental Avenue"])
+    game.play_turn()  # Location de matériel (100)
+    st = game.state
+    assert st.bankrupt[0] and st.owner[P("Oriental Avenue")] == 1
+    assert not st.mortgaged[P("Oriental Avenue")] and st.cash[1] == 1460
+    assert total_money(game) == 0
+
+
+def test_rent_must_be_claimed_before_the_next_player_rolls():
+    """PROPRIÉTÉ APPARTENANT DÉJÀ À UN AUTRE JOUEUR: an owner who notices only after the next
+    player has rolled gets nothing; under the 1961 rules (second player) he is in time."""
+    for name, paid in ((DINOS, 0), ("classic_1961.rules", 6)):
+        owner = Scripted(claim_delay=1)
+        game = scenario(name=name, agents=[Scripted(), owner, Scripted()], dice=[(2, 4)],
+                        owners={"Oriental Avenue": 1})
+        game.play_turn()
+        assert game.state.cash[1] == 1500 + paid, name
+
+
+def test_no_double_rent_with_a_mortgaged_lot_in_the_group():
+    """Dinosaure: double rent only when the owner holds every (unmortgaged) lot of the group."""
+    game = scenario(name=DINOS, dice=[(2, 3)], current=1, positions={1: "Pennsylvania Avenue"},
+                    owners={"Park Place": 0, "Boardwalk": 0}, mortgaged=["Park Place"])
+    game.play_turn()
+    assert game.state.cash[0] == 1550
+
+
+@pytest.mark.parametrize("start, dice, paid", [("Départ", (1, 3), 200),
+                                                ("Mésozoïque", (1, 2), 100)])
+def test_location_de_materiel(start, dice, paid):
+    """LOCATION DE MATÉRIEL: pay the amount shown to the bank (200 and 100, a decision)."""
+    game = scenario(name=DINOS, dice=[dice], positions={0: start})
+    game.play_turn()
+    assert game.state.cash[0] == 1500 - paid
+
+
+def test_nothing_on_parc_gratuit():
+    """PARC GRATUIT / N'INVENTEZ PAS VOS RÈGLES !: nothing is paid or received there."""
+    game = scenario(name=DINOS, dice=[(1, 3)], positions={0: "St. James Place"})
+    game.play_turn()
+    assert game.state.position[0] == P("Parc gratuit") and game.state.cash[0] == 1500
+
+
+def test_no_tente_while_a_lot_of_the_group_is_mortgaged():
+    """CONSTRUIRE: neither Tente nor 4x4 while a lot of the colour group is mortgaged."""
+    game = scenario(name=DINOS, owners={"Park Place": 0, "Boardwalk": 0},
+                    mortgaged=["Park Place"])
+    refused(game, 0, Build(P("Boardwalk")), "mortgages")
+
+
+# ------------------------------------------------------------------ the quick game
+
+
+def test_quick_three_free_deeds():
+    """PARTIE RAPIDE 1: three deeds to each player, given free."""
+    assert_dealt(QUICK, players=4, each=3, paid=False)
+
+
+def test_quick_three_tentes_then_a_4x4_traded_back_for_three():
+    """PARTIE RAPIDE 2: 3 Tentes at most, then a 4x4; a 4x4 is traded back for 3 Tentes."""
+    game = scenario(name=QUICK, owners={"Park Place": 0, "Boardwalk": 0},
+                    houses={"Park Place": 3, "Boardwalk": 3})
+    st = game.state
+    apply(game, 0, Build(P("Boardwalk")))
+    assert st.hotels[P("Boardwalk")] == 1 and st.houses[P("Boardwalk")] == 0
+    assert max(st.houses) == 3
+    apply(game, 0, Sell(P("Boardwalk")))
+    assert st.houses[P("Boardwalk")] == 3 and st.cash[0] == 1500 - 200 + 100
+
+
+@pytest.mark.parametrize("answer, dice, fine", [("roll", (1, 2), 50), ("roll", (2, 2), 0),
+                                                ("pay", (1, 2), 50)])
+def test_quick_forced_exit_from_prison_on_the_next_turn(answer, dice, fine):
+    """PARTIE RAPIDE 3: on the next turn, a double in one throw, or a fine of 50 (as written)."""
+    game = scenario(name=QUICK, agents=[Scripted(jail=answer), Scripted(), Scripted()],
+                    in_jail={0: 0}, dice=[dice])
+    game.play_turn()
+    st = game.state
+    assert not st.in_jail[0] and st.cash[0] == 1500 - fine
+    assert st.position[0] == RB.jail + sum(dice)
+
+
+def test_quick_forced_exit_with_a_card():
+    """PARTIE RAPIDE 3: or use a "libéré de prison" card, then roll."""
+    game = scenario(name=QUICK, agents=[Scripted(jail="card"), Scripted(), Scripted()],
+                    in_jail={0: 0}, dice=[(1, 2)], jail_cards={0: [("Site de fouilles", "CH08")]})
+    game.play_turn()
+    assert not game.state.in_jail[0] and game.state.cash[0] == 1500
+
+
+def test_quick_game_ends_at_the_first_bankruptcy_richest_wins():
+    """PARTIE RAPIDE 4: the game ends when ONE player goes bankrupt; the highest value wins."""
+    bidder = Scripted(bids=[100])
+    game = scenario(name=QUICK, agents=[Scripted(), bidder, Scripted()], dice=[(1, 2)],
+                    positions={0: "Mésozoïque"}, cash={0: 50, 2: 1600},
+                    owners={"Oriental Avenue": 0, "Boardwalk": 1})
+    game.play_turn()
+    st = game.state
+    assert game.over and game.end_reason == "bankruptcy" and st.bankruptcies == 1
+    assert bidder.asked == [] and st.owner[P("Oriental Avenue")] == -1  # no auction now
+    assert valuation(game, 1) == 1900 > valuation(game, 2) == 1600 and game.winner == 1
+    assert total_money(game) == 0
