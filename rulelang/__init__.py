@@ -6,6 +6,7 @@ The public API:
     rulebook = rulelang.load("rulesets/classic_1961.rules")      # raises RuleErrors
     result = rulelang.play_game(rulebook, ["default", "random", "default"], players=3, seed=7)
     game = rulelang.Game(rulebook, [MyAgent(), rulelang.DefaultAgent()], seed=1).play()
+    rulelang.save_game(game, "game.json"); game = rulelang.load_game("game.json")
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from .engine.agents import AGENTS, Agent, DefaultAgent, RandomAgent
 from .engine.game import DEFAULT_MAX_TURNS, Game
 from .engine.tables import Rulebook
 from .runner import BatchResult, GameResult, play_game, play_games
+from .save import SaveError, load_game, save_game
 
 __all__ = [
     "AGENTS", "Agent", "BatchResult", "Build", "DEFAULT_MAX_TURNS", "DefaultAgent",
     "Diagnostic", "Game", "GameResult", "IllegalAction", "Lift", "Lot", "Mortgage",
-    "RandomAgent", "RuleError", "RuleErrors", "Rulebook", "Sell", "SellAll", "Trade",
-    "check", "load", "play_game", "play_games",
+    "RandomAgent", "RuleError", "RuleErrors", "Rulebook", "SaveError", "Sell", "SellAll",
+    "Trade", "check", "load", "load_game", "play_game", "play_games", "save_game",
 ]
 
 

@@ -86,6 +86,7 @@ def compile_program(program: ast.Program) -> Rulebook:
         currency=program.currency.name.value if program.currency else "$",
         go=go,
         jail=jail,
+        options=tuple(program.options),
     )
 
 

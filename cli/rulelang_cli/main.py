@@ -1,4 +1,4 @@
-"""The `rulelang` command: check, run and bench rulebooks."""
+"""The `rulelang` command: check, run and bench rulebooks; resume saved games."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import click
 
 from .bench_cmd import bench
 from .check_cmd import check
+from .resume_cmd import resume
 from .run_cmd import run
 
 
@@ -18,6 +19,7 @@ def main():
 main.add_command(check)
 main.add_command(run)
 main.add_command(bench)
+main.add_command(resume)
 
 if __name__ == "__main__":
     main()

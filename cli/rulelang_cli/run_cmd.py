@@ -8,7 +8,7 @@ from contextlib import ExitStack
 
 import click
 
-from rulelang import DEFAULT_MAX_TURNS, RuleErrors, load, play_games
+from rulelang import DEFAULT_MAX_TURNS, RuleErrors, SaveError, load, play_games, save_game
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
 
@@ -31,8 +31,16 @@ from .render import print_diagnostics
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
               help="write every event as JSON Lines to this file")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def run(file, players, seed, games, max_turns, agents, options, log_path, as_json):
+@click.option("--save-at", type=click.IntRange(0), default=None, metavar="TURN",
+              help="stop the game after TURN player-turns and save it (with --save)")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="the file the game is saved to; resume it with `rulelang resume`")
+def run(file, players, seed, games, max_turns, agents, options, log_path, as_json, save_at,
+        save_path):
     """Play FILE headlessly: one game, or a batch with --games."""
+    check_save_options(save_at, save_path)
+    if games is not None and save_at is not None:
+        raise click.UsageError("--save-at saves one game: it cannot be used with --games")
     try:
         rulebook = load(file, options)
     except RuleErrors as errors:
@@ -53,10 +61,45 @@ def run(file, players, seed, games, max_turns, agents, options, log_path, as_jso
             log = lambda line: out.write(line + "\n")  # noqa: E731
         if games is None:
             game = Game(rulebook, make_agents(agents, players), seed=seed,
-                        max_turns=max_turns, log=log).play()
-            _report_game(result_of(game), as_json)
+                        max_turns=max_turns, log=log)
+            play_on(game, save_at, save_path, as_json)
         else:
             _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json)
+
+
+def check_save_options(save_at, save_path) -> None:
+    """--save-at and --save go together."""
+    if (save_at is None) != (save_path is None):
+        raise click.UsageError("--save-at TURN and --save PATH go together")
+
+
+def play_on(game, save_at, save_path, as_json) -> None:
+    """Play to the end, or to turn `save_at` and save; then report."""
+    if save_at is None:
+        _report_game(result_of(game.play()), as_json)
+        return
+    if save_at < game.state.turn:
+        raise click.BadParameter(f"the game is already at turn {game.state.turn}",
+                                 param_hint="--save-at")
+    while not game.over and game.state.turn < save_at:
+        game.play_turn()
+    if game.over:
+        _report_game(result_of(game), as_json)
+        click.echo(f"the game ended at turn {game.state.turn}, before turn {save_at}: "
+                   "nothing saved", err=True)
+        return
+    try:
+        save_game(game, save_path)
+    except SaveError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(1)
+    st = game.state
+    if as_json:
+        click.echo(json.dumps({"saved": save_path, "turn": st.turn, "round": st.round,
+                               "next_player": st.current}, ensure_ascii=False))
+    else:
+        click.echo(f"saved at turn {st.turn} (round {st.round}, seat {st.current} to play) "
+                   f"to {save_path}; go on with: rulelang resume {save_path}")
 
 
 def _report_game(result, as_json):

@@ -95,6 +95,7 @@ class Rulebook:
     currency: str = "$"
     go: int = 0
     jail: int = -1
+    options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
