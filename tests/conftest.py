@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 # "ci" (the default) keeps the whole suite within a few minutes on a small machine;
 # "long" plays many more games per ruleset: pytest --hypothesis-profile=long (docs/testing.md).
@@ -14,6 +14,10 @@ settings.register_profile("ci", max_examples=12, stateful_step_count=40, deadlin
                           suppress_health_check=_QUIET, print_blob=True)
 settings.register_profile("long", max_examples=500, stateful_step_count=80, deadline=None,
                           suppress_health_check=_QUIET, print_blob=True)
+# "mutate": the ci profile without shrinking, for `python -m tests.mutate`, which only needs
+# to see each deliberate bug fail a test, not the smallest example of it.
+settings.register_profile("mutate", settings.get_profile("ci"),
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
