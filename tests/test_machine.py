@@ -86,6 +86,21 @@ class EngineMachine(RuleBasedStateMachine):
             return data.draw(st.sampled_from(own), label="space")
         return data.draw(anywhere, label="space")
 
+    def target(self, data):
+        """(seat, space) for an action on a lot: often a built lot or a lot of a whole group
+        with its owner, else any seat and one of its lots or any space."""
+        game, rb = self.game, self.rb
+        owner = game.state.owner
+        built = [q for q in rb.properties if game.state.houses[q] or game.state.hotels[q]]
+        whole = [q for g, o in enumerate(game.whole_groups()) if o >= 0 for q in rb.groups[g]]
+        pools = [pool for pool in (built, whole) if pool]
+        choice = data.draw(st.integers(0, len(pools)), label="kind of lot")
+        if choice < len(pools):
+            pos = data.draw(st.sampled_from(pools[choice]), label="space")
+            return owner[pos], pos
+        seat = self.seat(data, alive=False)
+        return seat, self.lot(data, seat)
+
     def act(self, seat, action):
         """Apply an action: refused and unchanged, or done; returns whether it was done."""
         game = self.game
@@ -173,13 +188,10 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def build(self, data):
         game, st_, s = self.game, self.game.state, self.game.settings
-        seat = self.seat(data, alive=False)
-        whole = [q for g, members in enumerate(self.rb.groups) if game.whole_groups()[g] == seat
-                 for q in members if self.rb.spaces[q].kind == "street"]
-        if whole and data.draw(st.booleans(), label="on a whole group?"):
-            pos = data.draw(st.sampled_from(whole), label="space")
-        else:
-            pos = self.lot(data, seat)
+        seat, pos = self.target(data)
+        if 0 <= pos < self.rb.size and self.rb.spaces[pos].kind == "street" and any(
+                st_.mortgaged[q] for q in self.rb.groups[self.rb.spaces[pos].group]):
+            event(f"Build on a group with a mortgaged lot ({s.building_on_mortgaged})")
         level = act.level(game, pos) if 0 <= pos < self.rb.size else 0
         cash, lifted = st_.cash[seat], 0 <= pos < self.rb.size and st_.mortgaged[pos]
         auctions = self.game.checker.events
@@ -196,8 +208,7 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def sell(self, data):
         game, st_, s = self.game, self.game.state, self.game.settings
-        seat = self.seat(data, alive=False)
-        pos = self.lot(data, seat)
+        seat, pos = self.target(data)
         hotel = 0 <= pos < self.rb.size and st_.hotels[pos]
         level = act.level(game, pos) if 0 <= pos < self.rb.size else 0
         cash = st_.cash[seat]
@@ -210,16 +221,14 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def sell_all(self, data):
         game, st_ = self.game, self.game.state
-        seat = self.seat(data, alive=False)
-        pos = self.lot(data, seat)
+        seat, pos = self.target(data)
         if self.act(seat, SellAll(pos)):
             assert not act.group_has_buildings(game, self.rb.spaces[pos].group)
 
     @rule(data=st.data())
     def mortgage(self, data):
         st_ = self.game.state
-        seat = self.seat(data, alive=False)
-        pos = self.lot(data, seat)
+        seat, pos = self.target(data)
         cash = st_.cash[seat]
         if self.act(seat, Mortgage(pos)):
             assert st_.mortgaged[pos] and st_.cash[seat] == cash + self.rb.spaces[pos].mortgage
@@ -227,8 +236,7 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def lift(self, data):
         st_ = self.game.state
-        seat = self.seat(data, alive=False)
-        pos = self.lot(data, seat)
+        seat, pos = self.target(data)
         cash = st_.cash[seat]
         if self.act(seat, Lift(pos)):
             m = self.rb.spaces[pos].mortgage
