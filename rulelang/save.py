@@ -267,13 +267,13 @@ def save_game(game: Game, path: str | os.PathLike) -> None:
 
 
 def load_game(path: str | os.PathLike, agents: Sequence | None = None,
-              rulebook: Rulebook | None = None,
+              rulebook: Rulebook | str | os.PathLike | None = None,
               log: Callable[[str], None] | None = None) -> Game:
     """The game saved in `path`, ready to play on exactly as if it had never stopped.
 
     agents: instances for the seats (needed when a seat's agent is not a built-in one);
-    rulebook: the compiled rulebook, if not to be loaded again from the path in the save;
-    log: where the events from now on go.
+    rulebook: the compiled rulebook, or its file if it moved (loaded with the saved options);
+    by default it is loaded again from where the save says; log: where the events go next.
     """
     target = os.fspath(path)
     try:
@@ -288,7 +288,8 @@ def load_game(path: str | os.PathLike, agents: Sequence | None = None,
     return loads(text, agents, rulebook, log, target)
 
 
-def loads(text: str, agents: Sequence | None = None, rulebook: Rulebook | None = None,
+def loads(text: str, agents: Sequence | None = None,
+          rulebook: Rulebook | str | os.PathLike | None = None,
           log: Callable[[str], None] | None = None, source: str = "the save") -> Game:
     """The game saved in `text` (see load_game)."""
     where = repr(source) if source != "the save" else source
@@ -298,8 +299,11 @@ def loads(text: str, agents: Sequence | None = None, rulebook: Rulebook | None =
     except cattrs.BaseValidationError as err:
         problems = cattrs.transform_error(err, path="$.game")
         raise SaveError(f"{where} is not a valid save: " + "; ".join(problems[:3])) from None
-    if rulebook is None:
-        rulebook = _load_rulebook(saved.rulebook, where)
+    if not isinstance(rulebook, Rulebook):
+        rulebook = _load_rulebook(saved.rulebook, rulebook, where)
+    if list(rulebook.options) != saved.rulebook.options:
+        raise SaveError(f"{where} was saved with the options {saved.rulebook.options} switched "
+                        f"on, not {list(rulebook.options)}")
     if rulebook.title != saved.rulebook.title or _digest(rulebook) != saved.rulebook.digest:
         raise SaveError(f"{where} was saved with another version of the rulebook "
                         f"{saved.rulebook.title!r} ({saved.rulebook.path}): its files have "
@@ -354,17 +358,19 @@ def _open(text: str, where: str) -> dict:
     return body
 
 
-def _load_rulebook(ref: RulebookRef, where: str) -> Rulebook:
+def _load_rulebook(ref: RulebookRef, path, where: str) -> Rulebook:
+    """The saved rulebook, from `path` if given, else from where it was, with its options."""
     from . import RuleErrors, load  # the package imports this module
 
-    if not os.path.isfile(ref.path):
-        raise SaveError(f"{where} plays the rulebook {ref.path!r}, which is not there now; give "
+    path = ref.path if path is None else os.fspath(path)
+    if not os.path.isfile(path):
+        raise SaveError(f"{where} plays the rulebook {path!r}, which is not there now; give "
                         "the rulebook's file (--rules FILE, or rulebook= from Python)")
     try:
-        return load(ref.path, tuple(ref.options))
+        return load(path, tuple(ref.options))
     except RuleErrors as errors:
-        raise SaveError(f"{where} plays the rulebook {ref.path!r}, which now has "
-                        f"{len(errors.diagnostics)} errors (rulelang check {ref.path})") from None
+        raise SaveError(f"{where} plays the rulebook {path!r}, which now has "
+                        f"{len(errors.diagnostics)} errors (rulelang check {path})") from None
 
 
 def _seats(saved: list[SavedAgent], given: Sequence | None, where: str) -> list:

@@ -303,3 +303,27 @@ def test_save_options_go_together():
     done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "run", RULES,
                            "--save-at", "3"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and "go together" in done.stderr
+
+
+def test_a_moved_rulebook_is_found_with_rules(tmp_path):
+    """A rulebook that moved, with its files unchanged, is given with --rules (or rulebook=)."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    for name in ("classic_1961.rules", "classic_board.rules"):
+        (old / name).write_bytes((ROOT / "rulesets" / name).read_bytes())
+    rb = rulelang.load(str(old / "classic_1961.rules"))
+    whole: list[str] = []
+    Game(rb, make_agents("default", 3), seed=6, log=whole.append).play()
+    lines: list[str] = []
+    game = _played_to(Game(rb, make_agents("default", 3), seed=6, log=lines.append), 20)
+    rulelang.save_game(game, tmp_path / "g.json")
+    old.rename(new)
+    with pytest.raises(rulelang.SaveError, match="not there now"):
+        rulelang.load_game(tmp_path / "g.json")
+    rulelang.load_game(tmp_path / "g.json", rulebook=new / "classic_1961.rules",
+                       log=lines.append).play()
+    assert lines == whole
+    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", "g.json",
+                           "--rules", "new/classic_1961.rules", "--json"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0 and json.loads(done.stdout)["end_reason"] == "last_player"

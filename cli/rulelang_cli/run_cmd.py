@@ -15,6 +15,21 @@ from rulelang.runner import make_agents, result_of
 from .render import print_diagnostics
 
 
+def game_outputs(command):
+    """The options of the commands that play: the log, JSON output, saving at a turn."""
+    for option in reversed((
+        click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+                     help="write every event as JSON Lines to this file"),
+        click.option("--json", "as_json", is_flag=True, help="print the result as JSON"),
+        click.option("--save-at", type=click.IntRange(0), default=None, metavar="TURN",
+                     help="stop the game after TURN player-turns in all and save it (with --save)"),
+        click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+                     help="the file the game is saved to; go on with `rulelang resume`"),
+    )):
+        command = option(command)
+    return command
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True,
@@ -28,13 +43,7 @@ from .render import print_diagnostics
 @click.option("--agents", "-a", default="default", show_default=True,
               help="one agent for every seat, or one per seat: default,random,...")
 @click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
-              help="write every event as JSON Lines to this file")
-@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-@click.option("--save-at", type=click.IntRange(0), default=None, metavar="TURN",
-              help="stop the game after TURN player-turns and save it (with --save)")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
-              help="the file the game is saved to; resume it with `rulelang resume`")
+@game_outputs
 def run(file, players, seed, games, max_turns, agents, options, log_path, as_json, save_at,
         save_path):
     """Play FILE headlessly: one game, or a batch with --games."""
