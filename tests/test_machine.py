@@ -158,7 +158,7 @@ class EngineMachine(RuleBasedStateMachine):
             self.game.offer(seat, pos, auction=False)
         self.clear_scripts()
 
-    @precondition(lambda self: -1 in self.game.state.owner)
+    @precondition(lambda self: any(self.game.state.owner[q] < 0 for q in self.rb.properties))
     @rule(data=st.data())
     def bid(self, data):
         """An auction of a bank lot with scripted bids, some of them illegal."""
