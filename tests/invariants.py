@@ -8,6 +8,7 @@ the game. A violation raises `Violation` naming the event that exposed it.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from pathlib import Path
@@ -250,11 +251,7 @@ def play_checked(ruleset: str, agents, seed: int, max_turns: int, keep_lines: bo
     return game
 
 
-_RULEBOOKS: dict[str, rulelang.Rulebook] = {}
-
-
+@functools.cache
 def load(ruleset: str) -> rulelang.Rulebook:
     """A ruleset of rulesets/ compiled once per session (path relative to the root)."""
-    if ruleset not in _RULEBOOKS:
-        _RULEBOOKS[ruleset] = rulelang.load(str(ROOT / ruleset))
-    return _RULEBOOKS[ruleset]
+    return rulelang.load(str(ROOT / ruleset))
