@@ -6,6 +6,7 @@ The public API:
     rulebook = rulelang.load("rulesets/classic_1961.rules")      # raises RuleErrors
     result = rulelang.play_game(rulebook, ["default", "random", "default"], players=3, seed=7)
     game = rulelang.Game(rulebook, [MyAgent(), rulelang.DefaultAgent()], seed=1).play()
+    rulelang.save_game(game, "game.json"); game = rulelang.load_game("game.json")
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _LAZY = {
     "Rulebook": ".engine.tables",
     "compile_program": ".compile",
     **dict.fromkeys(["BatchResult", "GameResult", "play_game", "play_games"], ".runner"),
+    **dict.fromkeys(["SaveError", "load_game", "save_game"], ".save"),
 }
 
 
@@ -40,8 +42,8 @@ def __getattr__(name: str):
 __all__ = [
     "AGENTS", "Agent", "BatchResult", "Build", "DEFAULT_MAX_TURNS", "DefaultAgent",
     "Diagnostic", "Game", "GameResult", "IllegalAction", "Lift", "Lot", "Mortgage",
-    "RandomAgent", "RuleError", "RuleErrors", "Rulebook", "Sell", "SellAll", "Trade",
-    "check", "load", "play_game", "play_games",
+    "RandomAgent", "RuleError", "RuleErrors", "Rulebook", "SaveError", "Sell", "SellAll",
+    "Trade", "check", "load", "load_game", "play_game", "play_games", "save_game",
 ]
 
 
@@ -62,12 +64,17 @@ def load(path: str, options=(), parameters=None) -> "Rulebook":
         raise RuleErrors(errors)
     from .compile import compile_program
 
-    return compile_program(program)
+    return compile_program(program, _texts(parameters))
 
 
-def _overrides(parameters) -> tuple:
+def _texts(parameters) -> tuple[str, ...]:
+    """Parameters as NAME=VALUE texts, from a mapping or from such texts."""
     if not parameters:
         return ()
     if isinstance(parameters, dict):
-        parameters = [f"{name}={value}" for name, value in parameters.items()]
-    return tuple(parse_override(p) for p in parameters)
+        return tuple(f"{name}={value}" for name, value in parameters.items())
+    return tuple(parameters)
+
+
+def _overrides(parameters) -> tuple:
+    return tuple(parse_override(p) for p in _texts(parameters))

@@ -27,8 +27,9 @@ from .engine.tables import (
 )
 
 
-def compile_program(program: ast.Program) -> Rulebook:
-    """The engine's Rulebook for a resolved, checked program."""
+def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> Rulebook:
+    """The engine's Rulebook for a resolved, checked program (`parameters`: the NAME=VALUE
+    overrides it was checked with, recorded in the rulebook)."""
     if program.board is None:
         raise RuleError("E404", "the rulebook has no board", program.title.span,
                         hint="extend a rulebook that declares one, or add a `board:` block")
@@ -129,6 +130,8 @@ def compile_program(program: ast.Program) -> Rulebook:
         meet_hooks=tuple(meets),
         battle_hooks=(tuple(battles[0]), tuple(battles[1])),
         reach_hooks={k: tuple(v) for k, v in reach.items()},
+        options=tuple(program.options),
+        parameters=parameters,
     )
 
 

@@ -1,4 +1,4 @@
-"""The `rulelang` command: check, explain, run and bench rulebooks."""
+"""The `rulelang` command: check, explain, run and bench rulebooks; resume saved games."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ _COMMANDS = {
     "explain": "rulelang_cli.explain_cmd:explain",
     "run": "rulelang_cli.run_cmd:run",
     "bench": "rulelang_cli.bench_cmd:bench",
+    "resume": "rulelang_cli.resume_cmd:resume",
 }
 
 

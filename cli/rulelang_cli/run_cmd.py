@@ -8,12 +8,29 @@ from contextlib import ExitStack
 
 import click
 
-from rulelang import DEFAULT_MAX_TURNS, RuleError, RuleErrors, load, play_games
+from rulelang import (
+    DEFAULT_MAX_TURNS, RuleError, RuleErrors, SaveError, load, play_games, save_game,
+)
 from rulelang.parse import COMMAND_LINE
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
 
 from .render import print_diagnostics, usage_message
+
+
+def game_outputs(command):
+    """The options of the commands that play: the log, JSON output, saving at a turn."""
+    for option in reversed((
+        click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+                     help="write every event as JSON Lines to this file"),
+        click.option("--json", "as_json", is_flag=True, help="print the result as JSON"),
+        click.option("--save-at", type=click.IntRange(0), default=None, metavar="TURN",
+                     help="stop the game after TURN player-turns in all and save it (with --save)"),
+        click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+                     help="the file the game is saved to; go on with `rulelang resume`"),
+    )):
+        command = option(command)
+    return command
 
 
 @click.command()
@@ -31,12 +48,13 @@ from .render import print_diagnostics, usage_message
 @click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")
 @click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
               help="agree a parameter of the rulebook before the game, e.g. time_limit=60")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
-              help="write every event as JSON Lines to this file")
-@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+@game_outputs
 def run(file, players, seed, games, max_turns, agents, options, parameters, log_path,
-        as_json):
+        as_json, save_at, save_path):
     """Play FILE headlessly: one game, or a batch with --games."""
+    check_save_options(save_at, save_path)
+    if games is not None and save_at is not None:
+        raise click.UsageError("--save-at saves one game: it cannot be used with --games")
     try:
         rulebook = load(file, options, parameters)
     except (RuleError, RuleErrors) as errors:
@@ -60,10 +78,45 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, log_
             log = lambda line: out.write(line + "\n")  # noqa: E731
         if games is None:
             game = Game(rulebook, make_agents(agents, players), seed=seed,
-                        max_turns=max_turns, log=log).play()
-            _report_game(result_of(game), as_json)
+                        max_turns=max_turns, log=log)
+            play_on(game, save_at, save_path, as_json)
         else:
             _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json)
+
+
+def check_save_options(save_at, save_path) -> None:
+    """--save-at and --save go together."""
+    if (save_at is None) != (save_path is None):
+        raise click.UsageError("--save-at TURN and --save PATH go together")
+
+
+def play_on(game, save_at, save_path, as_json) -> None:
+    """Play to the end, or to turn `save_at` and save; then report."""
+    if save_at is None:
+        _report_game(result_of(game.play()), as_json)
+        return
+    if save_at < game.state.turn:
+        raise click.BadParameter(f"the game is already at turn {game.state.turn}",
+                                 param_hint="--save-at")
+    while not game.over and game.state.turn < save_at:
+        game.play_turn()
+    if game.over:
+        _report_game(result_of(game), as_json)
+        click.echo(f"the game ended at turn {game.state.turn}, before turn {save_at}: "
+                   "nothing saved", err=True)
+        return
+    try:
+        save_game(game, save_path)
+    except SaveError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(1)
+    st = game.state
+    if as_json:
+        click.echo(json.dumps({"saved": save_path, "turn": st.turn, "round": st.round,
+                               "next_player": st.current}, ensure_ascii=False))
+    else:
+        click.echo(f"saved at turn {st.turn} (round {st.round}, seat {st.current} to play) "
+                   f"to {save_path}; go on with: rulelang resume {save_path}")
 
 
 def _report_game(result, as_json):

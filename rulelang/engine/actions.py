@@ -501,9 +501,9 @@ def run_auction(game, lot: Lot, min_bid: int, bidders=None):
                 still.append(seat)
                 continue
             bid = game.agents[seat].bid(game, seat, lot, high)
-            if bid is None or bid <= high:
+            if bid is None or (type(bid) is int and bid <= high):
                 continue
-            if not isinstance(bid, int) or bid < min_bid:
+            if type(bid) is not int or bid < min_bid:
                 raise IllegalAction("auction", f"a bid must be a whole amount of at least {min_bid}")
             if bid > (st.cash[seat] if cash_only else means(game, seat)):
                 raise IllegalAction(

@@ -17,6 +17,7 @@ class Agent:
     """The decision protocol, with legal, passive defaults."""
 
     name = "agent"
+    unsaved: tuple[str, ...] = ()  # attributes seat_at derives again: a saved game skips them
     attentive = True  # claims rent at all
     claim_delay = 0  # following players who roll before it claims (rent_claim_window)
 
@@ -127,6 +128,10 @@ class DefaultAgent(Agent):
         self._lift_first = True
         self._bid_key = (-1, -1)
         self._bid_value = 0
+
+    # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
+    unsaved = ("_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
+               "_lift_first")
 
     def seat_at(self, game, seat):
         # derived once per rulebook, shared by every default agent of every game

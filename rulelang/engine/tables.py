@@ -130,6 +130,8 @@ class Rulebook:
     meet_hooks: tuple[MeetHook, ...] = ()
     battle_hooks: tuple[tuple[Hook, ...], tuple[Hook, ...]] = ((), ())  # (lost, won)
     reach_hooks: dict = attrs.field(factory=dict)  # (token, space) -> hooks
+    options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
+    parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)

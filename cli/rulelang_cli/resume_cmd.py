@@ -1,0 +1,33 @@
+"""`rulelang resume SAVE`: play on a saved game exactly as if it had never stopped."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+
+import click
+
+from rulelang import SaveError, load_game
+
+from .run_cmd import check_save_options, game_outputs, play_on
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
+              help="the rulebook's file, if it is no longer where the save says")
+@game_outputs
+def resume(save, rules_path, log_path, as_json, save_at, save_path):
+    """Resume the game saved in SAVE and play it to the end (or to --save-at)."""
+    check_save_options(save_at, save_path)
+    sink = []  # the log file, opened once the save has loaded: a bad save overwrites nothing
+    try:
+        game = load_game(save, rulebook=rules_path,
+                         log=(lambda line: sink[0].write(line + "\n")) if log_path else None)
+    except SaveError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(1)
+    with ExitStack() as stack:
+        if log_path:
+            sink.append(stack.enter_context(open(log_path, "w", encoding="utf-8", newline="\n")))
+        play_on(game, save_at, save_path, as_json)

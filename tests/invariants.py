@@ -1,0 +1,257 @@
+"""The rules' invariants, checked after every event of a game through the event log callable.
+
+`Checker` is a log callable: give it to a `Game` (see `checked_game`) and every event the
+engine writes is followed by a full check of the state — money, buildings, deeds, cards,
+cash, the end. The engine pays nothing for it when the log is off, and nothing here changes
+the game. A violation raises `Violation` naming the event that exposed it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from pathlib import Path
+
+import rulelang
+from rulelang.engine.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS_DIR = ROOT / "rulesets"
+
+# Events of a bankruptcy in progress: until one of these stops, the bankrupt player may
+# still hold what it is handing over (its buildings are sold, then cash, cards and deeds go).
+_SETTLING = {"bankrupt", "sell_group", "deed", "mortgage_cancelled"}
+_SETTLING_TRANSFERS = {"building sale", "bankruptcy"}
+
+# What every ruleset played so far gave: games and events per ruleset (for the summary).
+TALLY: Counter = Counter()
+
+
+def ruleset_paths() -> list[str]:
+    """Every rulebook in rulesets/, its subfolders included, relative to the project root."""
+    return sorted(str(p.relative_to(ROOT)) for p in RULESETS_DIR.glob("**/*.rules"))
+
+
+class Violation(AssertionError):
+    """An invariant does not hold."""
+
+
+class Checker:
+    """A log callable that checks every invariant after every event; keeps the lines too."""
+
+    def __init__(self, keep_lines: bool = True):
+        self.game: Game | None = None
+        self.lines: list[str] | None = [] if keep_lines else None
+        self.events = 0
+        self.ends = 0
+        self.settling: set[int] = set()
+        self._last = ""
+
+    def bind(self, game: Game, rb: rulelang.Rulebook) -> None:
+        self.game = game
+        self.street_groups = [
+            members for members in rb.groups if rb.spaces[members[0]].kind == "street"
+        ]
+        self.deck_sizes = [len(d.cards) for d in rb.decks]
+        self.card_ids = [{c.id: i for i, c in enumerate(d.cards)} for d in rb.decks]
+        self.deck_index = {d.name: i for i, d in enumerate(rb.decks)}
+
+    def __call__(self, line: str) -> None:
+        if self.lines is not None:
+            self.lines.append(line)
+        self.events += 1
+        self._last = line
+        event = json.loads(line)
+        kind = event["event"]
+        if not event.get("rule"):
+            self.fail("the event names no rule")
+        if self.ends:
+            self.fail("an event after the end of the game")
+        if kind == "bankrupt":
+            self.settling.add(event["player"])
+        elif kind not in _SETTLING and not (
+            kind == "transfer" and event["reason"] in _SETTLING_TRANSFERS
+        ):
+            self.settling.clear()
+        in_transit = None
+        if kind == "draw":
+            deck = self.deck_index[event["deck"]]
+            in_transit = (deck, self.card_ids[deck][event["card"]])
+        elif kind == "build" and event["building"] == "hotel":
+            self.check_hotel(event["space"])
+        elif kind == "end":
+            self.ends += 1
+            self.check_end(event)
+        self.check_state(in_transit)
+
+    def fail(self, message: str) -> None:
+        game = self.game
+        where = f"turn {game.state.turn}, after event {self.events}: {self._last}" if game else ""
+        raise Violation(f"{message} ({where})")
+
+    # ------------------------------------------------------------ the state
+
+    def check_state(self, in_transit=None) -> None:
+        """Every invariant of the state as it stands; a card being drawn may be in transit."""
+        game = self.game
+        st, rb, s = game.state, game.rulebook, game.settings
+        n = st.players
+        cash = st.cash
+        # money: players, the bank and every pot are accounts of `cash`; transfers only move it
+        if sum(cash) != 0:
+            self.fail(f"money was created or destroyed: the accounts add up to {sum(cash)}")
+        for seat in range(n):
+            if cash[seat] < 0:
+                self.fail(f"seat {seat} holds {cash[seat]}: below zero")
+            if st.bankrupt[seat] and seat not in self.settling:
+                if cash[seat] or st.jail_cards[seat]:
+                    self.fail(f"bankrupt seat {seat} still holds cash or a card")
+                if st.in_jail[seat]:
+                    self.fail(f"bankrupt seat {seat} is still in jail")
+            if st.in_jail[seat] and st.position[seat] != rb.jail:
+                self.fail(f"seat {seat} is in jail but not on the jail space")
+            if not 0 <= st.jail_turns[seat] <= s.jail_turns:
+                self.fail(f"seat {seat} has spent {st.jail_turns[seat]} turns in jail")
+            if not 0 <= st.position[seat] < rb.size:
+                self.fail(f"seat {seat} is off the board")
+        # deeds: `owner` gives each deed exactly one holder, the bank (-1) or a player
+        owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
+        for sp in rb.spaces:
+            q = sp.index
+            o = owner[q]
+            if not sp.is_property:
+                if o != -1 or mortgaged[q] or houses[q] or hotels[q]:
+                    self.fail(f"{sp.name!r} is not a property but is held, mortgaged or built")
+                continue
+            if not -1 <= o < n:
+                self.fail(f"{sp.name!r} is held by an unknown seat {o}")
+            if o == -1 and (mortgaged[q] or houses[q] or hotels[q]):
+                self.fail(f"the bank holds {sp.name!r} mortgaged or built")
+            if o >= 0 and st.bankrupt[o] and o not in self.settling:
+                self.fail(f"bankrupt seat {o} still holds {sp.name!r}")
+        self.check_buildings()
+        self.check_cards(in_transit)
+
+    def check_buildings(self) -> None:
+        game = self.game
+        st, rb, s = game.state, game.rulebook, game.settings
+        houses, hotels = st.houses, st.hotels
+        if st.bank_houses < 0 or st.bank_hotels < 0:
+            self.fail(f"the bank's supply is negative: {st.bank_houses} houses, "
+                      f"{st.bank_hotels} hotels")
+        if st.bank_houses + sum(houses) != s.houses:
+            self.fail(f"houses: {sum(houses)} on lots + {st.bank_houses} in the bank, "
+                      f"{s.houses} declared")
+        if st.bank_hotels + sum(hotels) != s.hotels:
+            self.fail(f"hotels: {sum(hotels)} on lots + {st.bank_hotels} in the bank, "
+                      f"{s.hotels} declared")
+        for q in range(rb.size):
+            if houses[q] or hotels[q]:
+                if rb.spaces[q].kind != "street":
+                    self.fail(f"buildings on {rb.spaces[q].name!r}, which takes none")
+                if houses[q] < 0 or hotels[q] < 0 or hotels[q] > 1 or houses[q] > s.max_houses \
+                        or (houses[q] and hotels[q]):
+                    self.fail(f"{rb.spaces[q].name!r} holds {houses[q]} houses and "
+                              f"{hotels[q]} hotels")
+        top = s.houses_per_hotel + 1  # a hotel stands for the houses it replaced, and one more
+        even = s.building_even and s.building_sale_even
+        for members in self.street_groups:
+            levels = [top if hotels[q] else houses[q] for q in members]
+            if not any(levels):
+                continue
+            name = rb.group_names[rb.spaces[members[0]].group]
+            owners = {st.owner[q] for q in members}
+            for q, level in zip(members, levels):
+                if level and st.mortgaged[q]:
+                    self.fail(f"{rb.spaces[q].name!r} is mortgaged and built")
+            if s.building_requires_full_group and len(owners) != 1:
+                self.fail(f"group {name!r} is built but not held whole")
+            if s.building_on_mortgaged == "forbidden" and any(st.mortgaged[q] for q in members):
+                self.fail(f"group {name!r} is built while one of its lots is mortgaged")
+            if even and max(levels) - min(levels) > 1:
+                self.fail(f"group {name!r} is built unevenly: {levels}")
+
+    def check_hotel(self, space: str) -> None:
+        """A hotel just built: every lot of its group had the required houses (or a hotel)."""
+        game = self.game
+        st, rb, s = game.state, game.rulebook, game.settings
+        pos = rb.space(space).index
+        for q in rb.groups[rb.spaces[pos].group]:
+            if not (st.hotels[q] or st.houses[q] >= s.houses_per_hotel):
+                self.fail(f"a hotel on {space!r} before {s.houses_per_hotel} houses on "
+                          f"{rb.spaces[q].name!r}")
+
+    def check_cards(self, in_transit) -> None:
+        game = self.game
+        st, rb = game.state, game.rulebook
+        seen = [list(deck) for deck in st.decks]
+        for seat, hand in enumerate(st.jail_cards):
+            for d, c in hand:
+                if not rb.decks[d].cards[c].keep:
+                    self.fail(f"seat {seat} holds card {rb.decks[d].cards[c].id!r}, which "
+                              "goes back under its deck")
+                seen[d].append(c)
+        if in_transit is not None:
+            seen[in_transit[0]].append(in_transit[1])
+        for d, cards in enumerate(seen):
+            if sorted(cards) != list(range(self.deck_sizes[d])):
+                missing = set(range(self.deck_sizes[d])) - set(cards)
+                extra = [c for c, k in Counter(cards).items() if k > 1]
+                self.fail(f"deck {rb.decks[d].name!r}: cards lost {sorted(missing)} or "
+                          f"doubled {sorted(extra)}")
+
+    def check_end(self, event: dict) -> None:
+        game = self.game
+        st = game.state
+        reason, winner = event["reason"], event["winner"]
+        if not reason:
+            self.fail("the game ended without saying why")
+        if reason == "turn_cap" and winner is not None:
+            self.fail("a capped game has a winner")
+        if winner is not None and (not 0 <= winner < st.players or st.bankrupt[winner]):
+            self.fail(f"the winner {winner} is not a player still in the game")
+
+    # ------------------------------------------------------------ the whole game
+
+    def check_finished(self) -> None:
+        """After `play()`: the game ended once, by a rule or by the cap, and said which."""
+        game = self.game
+        self.settling.clear()
+        self.check_state()
+        if not game.over or self.ends != 1:
+            self.fail(f"the game is over: {game.over}, with {self.ends} end events")
+        if self.lines is not None and json.loads(self.lines[-1])["event"] != "end":
+            self.fail("the log does not close with the end event")
+        if game.end_reason == "turn_cap":
+            if game.winner is not None or game.state.turn != game.max_turns:
+                self.fail("the turn cap ended the game early or named a winner")
+        elif game.state.turn > game.max_turns:
+            self.fail("the game went past its turn cap")
+
+
+class CheckedGame(Game):
+    """A Game whose log is a Checker, bound before the first event of the setup."""
+
+    def __init__(self, rulebook, agents, seed=0, max_turns=2000, checker: Checker | None = None):
+        self.checker = checker or Checker()
+        self.checker.bind(self, rulebook)  # the state exists before the first event
+        super().__init__(rulebook, agents, seed=seed, max_turns=max_turns, log=self.checker)
+
+
+def play_checked(ruleset: str, agents, seed: int, max_turns: int, keep_lines: bool = False):
+    """Play one game of a ruleset with every invariant checked after every event."""
+    game = CheckedGame(load(ruleset), agents, seed=seed, max_turns=max_turns,
+                       checker=Checker(keep_lines))
+    game.play()
+    game.checker.check_finished()
+    TALLY[ruleset, "games"] += 1
+    TALLY[ruleset, "events"] += game.checker.events
+    TALLY[ruleset, game.end_reason] += 1
+    return game
+
+
+@functools.cache
+def load(ruleset: str) -> rulelang.Rulebook:
+    """A ruleset of rulesets/ compiled once per session (path relative to the root)."""
+    return rulelang.load(str(ROOT / ruleset))

@@ -1,0 +1,182 @@
+"""The tests must be able to fail: plant each deliberate bug in a copy of the project, run the
+suite there, and report which test caught it.
+
+    python -m tests.mutate                 # every bug; exit 1 if any goes uncaught
+    python -m tests.mutate --list          # the bugs, one line each
+    python -m tests.mutate card_lost ...   # only these
+    python -m tests.mutate --tests tests/test_machine.py   # which bugs this file catches
+
+Each bug is a snippet of the source and its replacement; a snippet that no longer appears
+exactly once is reported as such (the code moved: update the bug), never silently skipped.
+The suite runs with `-x` under the "mutate" hypothesis profile (the ci profile, no shrinking)
+and a fixed hypothesis seed, so a report can be reproduced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from attrs import frozen
+
+ROOT = Path(__file__).resolve().parent.parent
+COPIED = ("rulelang", "cli", "tests", "rulesets", "docs", "README.md", "pyproject.toml")
+
+
+@frozen
+class Bug:
+    name: str
+    what: str
+    file: str
+    old: str
+    new: str
+
+
+BUGS = (
+    Bug("salary_from_nowhere", "a salary (any `collect` from the bank) paid from nowhere",
+        "rulelang/compile.py",
+        "return lambda g, p, ctx: g.transfer(g.state.bank, p, amount, g.rule)",
+        "return lambda g, p, ctx: g.state.cash.__setitem__(p, g.state.cash[p] + amount)"),
+    Bug("rent_not_doubled", "rent not doubled on the unimproved lots of a whole group",
+        "rulelang/engine/game.py",
+        "rent = rent * self.settings.full_group_rent // 100",
+        "rent = rent"),
+    Bug("uneven_building", "uneven building allowed within a group",
+        "rulelang/engine/actions.py",
+        "if s.building_even and lowest < here:",
+        "if False:"),
+    Bug("bankruptcy_keeps_mortgages", "a bankruptcy to the bank that forgets to cancel the "
+        "mortgages: the bank holds mortgaged deeds", "rulelang/engine/endings.py",
+        "                game.set_mortgaged(pos, False)\n",
+        "                pass\n"),
+    Bug("bankruptcy_forgets_mortgage_interest", "a bankruptcy to a player that forgets the "
+        "mortgages: the creditor pays no interest on the mortgaged deeds",
+        "rulelang/engine/endings.py",
+        "                    act.take_mortgaged(game, creditor, pos)\n",
+        "                    pass\n"),
+    Bug("card_lost", "a card lost from its deck: drawn and never put back under",
+        "rulelang/engine/game.py",
+        "        deck.append(card_index)\n        for effect in card.effects:",
+        "        for effect in card.effects:"),
+    Bug("jail_card_not_returned", "a Get Out of Jail Free card used and not returned to its deck",
+        "rulelang/engine/game.py",
+        "st.decks[deck_index].append(card_index)\n            self._free(seat, \"card\")",
+        "self._free(seat, \"card\")"),
+    Bug("house_not_returned", "a house sold back that never returns to the bank's supply",
+        "rulelang/engine/actions.py",
+        "st.houses[pos] -= 1\n        st.bank_houses += 1",
+        "st.houses[pos] -= 1"),
+    Bug("building_on_mortgaged_group", "building allowed on a group with a mortgaged lot",
+        "rulelang/engine/actions.py",
+        "            raise IllegalAction(\"mortgages\", \"a lot of the group is mortgaged\")",
+        "            pass"),
+    Bug("refused_lift_changes_state", "a refused lift that lifts the mortgage anyway",
+        "rulelang/engine/actions.py",
+        "    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))",
+        "    game.state.mortgaged[action.pos] = False\n"
+        "    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))"),
+    Bug("unseeded_shuffle", "decks shuffled by Python's global generator, not the game's",
+        "rulelang/engine/game.py",
+        "self.rng.shuffle(deck)",
+        "random.shuffle(deck)"),
+    Bug("save_forgets_generator", "a save that does not restore the dice generator's state",
+        "rulelang/save.py",
+        "        _restore_generator(game.rng, saved.rng)\n",
+        "        pass\n"),
+)
+
+
+def occurrences(bug: Bug, root: Path = ROOT) -> int:
+    """How many times the bug's snippet appears in the source (it must be exactly once)."""
+    return (root / bug.file).read_text(encoding="utf-8").count(bug.old)
+
+
+def _copy(dest: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info")
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=ignore)
+        elif src.exists():
+            shutil.copy2(src, dest / name)
+
+
+def run_suite(root: Path, seed: int, tests: list[str], every: bool) -> subprocess.CompletedProcess:
+    """The suite in `root`, importing the rulelang of `root`; stops at the first failure
+    unless `every`."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "cli")]),
+               HYPOTHESIS_PROFILE="mutate")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
+         f"--hypothesis-seed={seed}", "--ignore=tests/test_mutate.py",  # it sees the bug too
+         *([] if every else ["-x"]), *tests],
+        cwd=root, env=env, capture_output=True, text=True)
+
+
+def caught_by(output: str) -> list[str]:
+    """The failing tests named in pytest's short summary."""
+    return re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)
+
+
+def try_bug(bug: Bug, seed: int, tests: list[str] = (), every: bool = False
+            ) -> tuple[str, str, float]:
+    """(verdict, detail, seconds): 'caught' and the test, 'MISSED', or 'STALE'."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=f"mutate-{bug.name}-") as tmp:
+        root = Path(tmp)
+        _copy(root)
+        path = root / bug.file
+        text = path.read_text(encoding="utf-8")
+        if text.count(bug.old) != 1:
+            return "STALE", f"the snippet appears {text.count(bug.old)} times in {bug.file}", 0.0
+        path.write_text(text.replace(bug.old, bug.new), encoding="utf-8")
+        done = run_suite(root, seed, list(tests), every)
+    seconds = time.monotonic() - start
+    if done.returncode == 0:
+        return "MISSED", "the tests passed", seconds
+    failing = caught_by(done.stdout)
+    if not failing:
+        tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+        return "caught", "the tests failed: " + " / ".join(tail), seconds
+    more = f" (and {len(failing) - 1} more)" if len(failing) > 1 else ""
+    return "caught", failing[0] + more, seconds
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="only these bugs (default: every one)")
+    parser.add_argument("--list", action="store_true", help="list the bugs and stop")
+    parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
+    parser.add_argument("--tests", nargs="+", default=[], metavar="PATH",
+                        help="run only these test files or ids (default: the whole suite)")
+    parser.add_argument("--every", action="store_true",
+                        help="do not stop at the first failure: count every failing test")
+    args = parser.parse_args(argv)
+    known = {b.name: b for b in BUGS}
+    unknown = [n for n in args.names if n not in known]
+    if unknown:
+        parser.error(f"unknown bug {', '.join(unknown)}; --list shows them")
+    if args.list:
+        for b in BUGS:
+            print(f"{b.name:<38} {b.file:<28} {b.what}")
+        return 0
+    bugs = [known[n] for n in args.names] if args.names else list(BUGS)
+    failed = 0
+    for bug in bugs:
+        verdict, detail, seconds = try_bug(bug, args.seed, args.tests, args.every)
+        failed += verdict != "caught"
+        print(f"{verdict:<7} {bug.name:<38} {seconds:6.1f} s  {detail}", flush=True)
+    print(f"{len(bugs) - failed} of {len(bugs)} deliberate bugs caught")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
