@@ -8,15 +8,14 @@ answer is validated (see actions.py).
 
 from __future__ import annotations
 
-import bisect
 import json
 import random
 from typing import Callable, Sequence
 
 from . import actions as act
-from . import tokens
-from . import endings
+from . import endings, tokens
 from .endings import GameOver
+from .holdings import Holdings
 from .setup import deal_deeds
 from .state import State
 from .tables import MAX_CHAIN, RentContext, Rulebook
@@ -26,7 +25,7 @@ DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
 
 
-class Game:
+class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
 
     # slots keep attribute access fast however many attributes the game has
@@ -235,104 +234,6 @@ class Game:
         """The printed valuation of the short games (endings.valuation)."""
         return endings.valuation(self, seat)
 
-    # ------------------------------------------------------------ derived views for agents
-
-    def holdings(self) -> list[list[int]]:
-        """For each seat, the deeds it holds in board order (kept up to date; do not modify)."""
-        if self._holdings is None:
-            self._track_ownership()
-        return self._holdings
-
-    def whole_groups(self) -> list[int]:
-        """For each group, the seat that owns all of it, or -1 (kept up to date)."""
-        if self._holdings is None:
-            self._track_ownership()
-        return self._whole
-
-    def shared_streets(self) -> list[tuple[tuple[int, int], ...]]:
-        """For each seat, (group, other seat) for each street group that it and one other
-        player own whole between them: the groups a trade between the two could complete."""
-        if self._holdings is None:
-            self._track_ownership()
-        if self._shared is None:
-            shared: list[list[tuple[int, int]]] = [[] for _ in range(self.state.players)]
-            pairs = self._pairs
-            for g in self.rulebook.street_groups:
-                if pairs[g] is not None:
-                    a, b = pairs[g]
-                    shared[a].append((g, b))
-                    shared[b].append((g, a))
-            self._shared = [tuple(x) for x in shared]
-        return self._shared
-
-    def whole_streets(self) -> list[tuple[int, ...]]:
-        """For each seat, the street groups (those that take buildings) it owns whole."""
-        if self._holdings is None:
-            self._track_ownership()
-        return self._streets
-
-    def refresh_views(self) -> None:
-        """Rebuild the views from the state, after it was changed other than by the game."""
-        self._holdings = None
-        self._shared = None
-
-    def mortgaged_lots(self) -> list[list[int]]:
-        """For each seat, its mortgaged deeds in board order (kept up to date; do not modify)."""
-        if self._holdings is None:
-            self._track_ownership()
-        return self._mortgaged
-
-    def _track_ownership(self) -> None:
-        owner, mortgaged = self.state.owner, self.state.mortgaged
-        lots: list[list[int]] = [[] for _ in range(self.state.players)]
-        self._mortgaged = [[] for _ in range(self.state.players)]
-        for q in self.rulebook.properties:
-            if owner[q] >= 0:
-                lots[owner[q]].append(q)
-                if mortgaged[q]:
-                    self._mortgaged[owner[q]].append(q)
-        self._holdings = lots
-        groups = self.rulebook.groups
-        self._whole = [-1] * len(groups)
-        self._pairs = [None] * len(groups)
-        self._streets = [() for _ in range(self.state.players)]
-        for g in range(len(groups)):
-            self._group_changed(g)
-
-    def _group_changed(self, g: int) -> None:
-        owner = self.state.owner
-        a = b = -1
-        for q in self.rulebook.groups[g]:
-            o = owner[q]
-            if o < 0:
-                a = b = -2
-                break
-            if o != a and o != b:
-                if a < 0:
-                    a = o
-                elif b < 0:
-                    b = o
-                else:
-                    a = b = -2
-                    break
-        whole = a if a >= 0 and b < 0 else -1
-        pair = (min(a, b), max(a, b)) if b >= 0 else None
-        before = self._whole[g]
-        rb = self.rulebook
-        street = rb.is_street[rb.groups[g][0]]
-        if pair != self._pairs[g]:
-            self._pairs[g] = pair
-            if street:
-                self._shared = None  # rebuilt when next asked for
-        if whole != before:
-            self._whole[g] = whole
-            if street:
-                for p in (before, whole):
-                    if p >= 0:
-                        self._streets[p] = tuple(
-                            h for h in rb.street_groups if self._whole[h] == p
-                        )
-
     # ------------------------------------------------------------ dice and movement
 
     def roll(self, seat: int) -> tuple[int, ...]:
@@ -419,47 +320,6 @@ class Game:
     def offer_here_no_auction(self, seat: int, ctx=None) -> None:
         """`buy` on the space the player stands on; a declined lot stays with the bank."""
         self.offer(seat, self.state.position[seat], False)
-
-    def set_mortgaged(self, pos: int, pledged: bool) -> None:
-        """Mortgage the lot or lift its mortgage (the money moves apart: see actions)."""
-        st = self.state
-        if st.mortgaged[pos] == pledged:
-            return
-        st.mortgaged[pos] = pledged
-        self.mortgage_version += 1
-        owner = st.owner[pos]
-        if owner >= 0:
-            self.seat_version[owner] += 1
-            if self._holdings is not None:
-                if pledged:
-                    bisect.insort(self._mortgaged[owner], pos)
-                else:
-                    self._mortgaged[owner].remove(pos)
-
-    def give_deed(self, pos: int, seat: int) -> None:
-        owner = self.state.owner
-        held = self._holdings
-        old = owner[pos]
-        pledged = self.state.mortgaged[pos]
-        if old >= 0:
-            self.seat_version[old] += 1
-            if held is not None:
-                held[old].remove(pos)
-                if pledged:
-                    self._mortgaged[old].remove(pos)
-        if seat >= 0:
-            self.seat_version[seat] += 1
-            if held is not None:
-                bisect.insort(held[seat], pos)
-                if pledged:
-                    bisect.insort(self._mortgaged[seat], pos)
-        owner[pos] = seat
-        if held is not None and self.rulebook.group_of[pos] >= 0:
-            self._group_changed(self.rulebook.group_of[pos])
-        self.version += 1
-        if self._log:
-            self.emit("deed", space=self.rulebook.spaces[pos].name,
-                      to=self.account_name(seat if seat >= 0 else self.state.bank))
 
     def bidders(self) -> list[int]:
         """Players still in the game, starting with the current one, in turn order."""
