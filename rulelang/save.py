@@ -31,8 +31,8 @@ VERSION = 1  # the newest save format this version reads and the one it writes
 _HEAD = f'{{"format":"{FORMAT}"'  # how every save this module writes begins
 
 # The game's own fields that the rest of a game depends on, beyond its state and generator.
-PROGRESS = ("over", "end_reason", "winner", "rule", "version", "mortgage_version",
-            "build_version", "seat_version", "last_roll", "dice_total")
+PROGRESS = ("over", "end_reason", "winner", "rule", "version", "seat_version", "last_roll",
+            "dice_total")
 
 
 class SaveError(Exception):
@@ -57,8 +57,6 @@ class Progress:
     winner: int | None
     rule: str
     version: int
-    mortgage_version: int
-    build_version: int
     seat_version: list[int]
     last_roll: tuple[Any, ...]  # faces: numbers, or the names of symbol faces
     dice_total: int

@@ -184,7 +184,6 @@ def scenario(
         st.bank_hotels = bank_hotels
     for space in mortgaged:
         st.mortgaged[pos(game, space)] = True
-    game.mortgage_version += 1
     for seat, space in (positions or {}).items():
         st.position[seat] = pos(game, space)
     for seat, turns in (in_jail or {}).items():

@@ -104,8 +104,8 @@ class EngineMachine(RuleBasedStateMachine):
     def act(self, seat, action):
         """Apply an action: refused and unchanged, or done; returns whether it was done."""
         game = self.game
-        before, versions = snapshot(game), (game.version, game.mortgage_version,
-                                             game.build_version)
+        before, versions = snapshot(game), (game.version,
+                                             list(game.seat_version))
         try:
             act.apply(game, seat, action)
         except IllegalAction as err:
@@ -122,7 +122,7 @@ class EngineMachine(RuleBasedStateMachine):
         assert str(err).startswith(f"refused by rule '{err.rule}': ") and err.message
         assert err.rule.isidentifier(), err.rule
         assert snapshot(game) == before, f"a refused action changed the state: {err}"
-        assert (game.version, game.mortgage_version, game.build_version) == versions
+        assert (game.version, list(game.seat_version)) == versions
 
     def clear_scripts(self):
         for p in self.puppets:
@@ -167,8 +167,8 @@ class EngineMachine(RuleBasedStateMachine):
                         label="space")
         for p in self.puppets:
             p.script["bids"] = data.draw(BIDS, label="bids")
-        before, versions = snapshot(game), (game.version, game.mortgage_version,
-                                             game.build_version)
+        before, versions = snapshot(game), (game.version,
+                                             list(game.seat_version))
         cash = list(st_.cash)
         try:
             game.auction(pos)
@@ -320,8 +320,8 @@ class EngineMachine(RuleBasedStateMachine):
         jailed = game.state.in_jail[seat]
         if jailed:
             self.puppets[seat].script["jail"] = choice
-        before, versions = snapshot(game), (game.version, game.mortgage_version,
-                                             game.build_version)
+        before, versions = snapshot(game), (game.version,
+                                             list(game.seat_version))
         try:
             game.play_turn()
         except IllegalAction as err:

@@ -257,7 +257,6 @@ def _apply_sell(game, seat, action) -> None:
     value = check_sell(game, seat, pos)
     st = game.state
     game.rule = "selling"
-    game.build_version += 1
     game.seat_version[seat] += 1
     if st.hotels[pos]:
         st.hotels[pos] = 0
@@ -318,7 +317,6 @@ _APPLY = {
 
 def _build(game, seat, pos, kind) -> None:
     st = game.state
-    game.build_version += 1
     game.seat_version[seat] += 1
     sp = game.rulebook.spaces[pos]
     game.rule = "houses" if kind == "house" else "hotels"
@@ -389,7 +387,6 @@ def _can_build_kind(game, seat, pos, kind) -> bool:
 def _sell_group(game, seat, group) -> None:
     st, rb = game.state, game.rulebook
     game.rule = "selling"
-    game.build_version += 1
     game.seat_version[seat] += 1
     if game._log:
         game.emit("sell_group", player=seat, group=rb.group_names[group])

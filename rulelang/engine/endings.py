@@ -110,7 +110,6 @@ def bankrupt(game, seat: int, creditor: int) -> None:
                 st.bank_hotels += st.hotels[pos]
                 st.bank_houses += st.houses[pos]
                 st.hotels[pos] = st.houses[pos] = 0
-                game.build_version += 1
                 game.seat_version[seat] += 1
             if st.mortgaged[pos]:
                 # the bank is the lender: the deed comes back to it free of the mortgage

@@ -32,7 +32,7 @@ class Game(Holdings):
     __slots__ = (
         "rulebook", "settings", "agents", "seed", "rng", "_log", "rule", "over", "end_reason",
         "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token", "version",
-        "mortgage_version", "build_version", "seat_version", "_holdings", "_whole", "_pairs",
+        "seat_version", "_holdings", "_whole", "_pairs",
         "_streets", "_shared", "_mortgaged", "_depth", "_landed_owner", "_max_turns", "_turn_limit",
         "_limit_reason", "state", "fine_account", "_claims", "__weakref__",
     )
@@ -64,8 +64,6 @@ class Game(Holdings):
         self.last_double = False
         self.token = -1  # the token a token rule is about (engine/tokens.py)
         self.version = 0  # bumped whenever a deed changes hands
-        self.mortgage_version = 0  # bumped whenever a lot is mortgaged or lifted
-        self.build_version = 0  # bumped whenever a building is bought or sold
         # per seat: bumped whenever its deeds, their mortgages or their buildings change
         self.seat_version = [0] * n
         # who holds what, for agents: built from the state on first use, then kept by give_deed

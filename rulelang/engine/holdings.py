@@ -22,7 +22,6 @@ class Holdings:
         if st.mortgaged[pos] == pledged:
             return
         st.mortgaged[pos] = pledged
-        self.mortgage_version += 1
         owner = st.owner[pos]
         if owner >= 0:
             self.seat_version[owner] += 1
