@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import importlib
 
+from . import native as _native
+
+_native.install()  # an engine build older than its sources is never run (native.py)
+
 from . import check as _check_stage  # bound first, so the function below keeps the name
 from .diagnostics import Diagnostic, RuleError, RuleErrors
 from .parse import parse_override

@@ -19,6 +19,7 @@ from .engine.tables import (
     Card,
     Deck,
     DoublesHook,
+    Hook,
     MeetHook,
     RentContext,
     Rulebook,
@@ -45,8 +46,13 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     n = len(spaces)
     land: list[list] = [[] for _ in range(n)]
     passing: list[list] = [[] for _ in range(n)]
-    doubles, turn_start, faces = [], [], []
-    after_faces, start, meets, reach = [], [], [], {}
+    doubles: list[DoublesHook] = []
+    turn_start: list = []
+    faces: list[tuple[int, int | str, Hook]] = []
+    after_faces: list[tuple[int, object, Hook]] = []
+    start: list = []
+    meets: list[MeetHook] = []
+    reach: dict[tuple[int, int], list] = {}
     battles: tuple[list, list] = ([], [])
     dice = tuple(tuple(d.faces) + tuple(t.value for t, _ in d.symbols) for d in program.dice)
     face_names = tuple(dict.fromkeys(
@@ -223,7 +229,7 @@ class _Env:
         self.tokens = {t.name.value: i for i, t in enumerate(program.tokens)}
         self.sides = {s.name.value: i for i, s in enumerate(program.sides)}
         self.dice = {d.name.value: i for i, d in enumerate(program.dice)}
-        self.rent_mods = None
+        self.rent_mods: tuple | None = None
 
     # -------------------------------------------------------------- names
 
@@ -284,7 +290,7 @@ class _Env:
         if not targets:
             raise RuleError("E413", f"no space of kind '{k}' to advance to", kind.span)
         n = len(self.spaces)
-        return tuple(min(targets, key=lambda t: (t - pos - 1) % n) for pos in range(n))
+        return tuple(_first_ahead(targets, pos, n) for pos in range(n))
 
     # -------------------------------------------------------------- hooks
 
@@ -297,10 +303,10 @@ class _Env:
             tests.insert(0, _owner_test(owner))
         if len(effects) == 1 and len(tests) <= 1:
             return _single(name, effects[0], owner if tests else None, tests)
-        tests = tuple(tests)
+        all_tests = tuple(tests)
 
         def hook(g, p, ctx):
-            for test in tests:
+            for test in all_tests:
                 if not test(g, p):
                     return
             g.rule = name
@@ -314,7 +320,7 @@ class _Env:
     def condition(self, c: ast.Condition):
         neg = c.negated
         if c.test == "option":
-            on = (c.name.name in self.options) != neg
+            on = (c.name.name in self.options) != neg  # type: ignore[union-attr]
             return lambda g, p: on
         if c.test == "lap":
             self.laps = True
@@ -328,7 +334,7 @@ class _Env:
         if c.test == "in_jail" and c.subject == "player":
             return lambda g, p: g.state.in_jail[p] != neg
         if c.test == "holds":
-            t = self.token(c.token)
+            t = self.token(c.token)  # type: ignore[arg-type]
             return lambda g, p: tk.holds(g, p, t) != neg
         if c.test == "in_jail" and c.subject == "owner":
             def owner_jailed(g, p):
@@ -392,9 +398,7 @@ class _Env:
             case ast.PayRent(factor):
                 return lambda g, p, ctx: g.pay_rent(p, ctx, factor)
             case ast.RollAgain():
-                def roll_again(g, p, ctx):
-                    g.again = True
-                return roll_again
+                return _roll_again
             case ast.Nothing():
                 return None
             case ast.MoveTokenNext(token, kind):
@@ -449,6 +453,15 @@ def _modified_rent(mods, factor: int):
         g.pay_rent(p, ctx, f)
 
     return pay
+def _first_ahead(targets: list[int], pos: int, n: int) -> int:
+    """The first of the targets ahead of `pos` on a board of n spaces."""
+    return min(targets, key=lambda t: (t - pos - 1) % n)
+
+
+def _roll_again(g, p, ctx):
+    g.again = True
+
+
 def _count_lap(g, p, ctx):
     g.state.laps[p] += 1
 

@@ -159,7 +159,19 @@ def _agent_state(agent, seat: int) -> dict[str, Any]:
         return {"custom": _encode(data, f"seat {seat}: the agent's save_state()")}
     skip = getattr(agent, "unsaved", ())
     return {k: _encode(v, f"seat {seat}: the agent's attribute {k!r}")
-            for k, v in vars(agent).items() if k not in skip}
+            for k, v in _attributes(agent).items() if k not in skip}
+
+
+def _attributes(agent) -> dict[str, Any]:
+    """The agent's instance attributes: its __dict__, and the fields of a class compiled by
+    mypyc (listed in __mypyc_attrs__: such an instance may have no __dict__ at all)."""
+    fields: dict[str, Any] = {}
+    for cls in reversed(type(agent).__mro__):
+        for name in getattr(cls, "__mypyc_attrs__", ()):
+            if name != "__dict__" and hasattr(agent, name):
+                fields[name] = getattr(agent, name)
+    fields.update(getattr(agent, "__dict__", {}))
+    return fields
 
 
 def _restore_agent(agent, state: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ import time
 
 import click
 
-from rulelang import RuleErrors, load, play_games
+from rulelang import RuleErrors, load, native, play_games
 
 from .render import print_diagnostics
 
@@ -44,6 +44,7 @@ def bench(file, games, repeat, players, agents, seed, check_runs, as_json):
         "ruleset": file,
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "engine": native.describe(),  # compiled (rulelang native build) or pure Python
         "games_per_run": games,
         "runs": repeat,
         "players": players,

@@ -1,4 +1,5 @@
-"""The `rulelang` command: check, explain, run and bench rulebooks; resume saved games."""
+"""The `rulelang` command: check, explain, run and bench rulebooks; resume saved games; build
+the compiled engine."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ _COMMANDS = {
     "run": "rulelang_cli.run_cmd:run",
     "bench": "rulelang_cli.bench_cmd:bench",
     "resume": "rulelang_cli.resume_cmd:resume",
+    "native": "rulelang_cli.native_cmd:native_group",
 }
 
 

@@ -7,7 +7,12 @@ Auctions (of deeds and of scarce buildings) live here too.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from attrs import frozen
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class IllegalAction(Exception):
@@ -78,7 +83,7 @@ Action = Build | Sell | SellAll | Mortgage | Lift | Trade
 # ------------------------------------------------------------------ helpers
 
 
-def _owned(game, seat, pos, rule="selling"):
+def _owned(game: Game, seat, pos, rule="selling"):
     rb = game.rulebook
     if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
         raise IllegalAction(rule, f"space {pos} is not a property")
@@ -87,13 +92,13 @@ def _owned(game, seat, pos, rule="selling"):
     return rb.spaces[pos]
 
 
-def level(game, pos) -> int:
+def level(game: Game, pos) -> int:
     """Buildings on a lot as one number: houses, or houses_per_hotel + 1 for a hotel."""
     st = game.state
     return game.settings.houses_per_hotel + 1 if st.hotels[pos] else st.houses[pos]
 
 
-def group_has_buildings(game, group) -> bool:
+def group_has_buildings(game: Game, group) -> bool:
     houses, hotels = game.state.houses, game.state.hotels
     for q in game.rulebook.groups[group]:
         if houses[q] or hotels[q]:
@@ -101,24 +106,24 @@ def group_has_buildings(game, group) -> bool:
     return False
 
 
-def lift_cost(game, pos) -> int:
+def lift_cost(game: Game, pos) -> int:
     m = game.rulebook.spaces[pos].mortgage
     return m + -(-m * game.settings.mortgage_interest // 100)
 
 
-def interest(game, pos) -> int:
+def interest(game: Game, pos) -> int:
     m = game.rulebook.spaces[pos].mortgage
     return -(-m * game.settings.mortgage_interest // 100)
 
 
-def sale_value(game, cost) -> int:
+def sale_value(game: Game, cost) -> int:
     return cost * game.settings.building_sale // 100
 
 
 # ------------------------------------------------------------------ validation
 
 
-def check_build(game, seat, pos) -> tuple[str, int]:
+def check_build(game: Game, seat, pos) -> tuple[str, int]:
     """('house'|'hotel', cash needed) if the player may build on the lot now."""
     st, s, rb = game.state, game.settings, game.rulebook
     sp = _owned(game, seat, pos, "houses")
@@ -165,7 +170,7 @@ def check_build(game, seat, pos) -> tuple[str, int]:
     return "house", sp.house_cost + extra
 
 
-def check_sell(game, seat, pos) -> int:
+def check_sell(game: Game, seat, pos) -> int:
     st, s, rb = game.state, game.settings, game.rulebook
     sp = _owned(game, seat, pos, "selling")
     if not (st.houses[pos] or st.hotels[pos]):
@@ -182,7 +187,7 @@ def check_sell(game, seat, pos) -> int:
     return sale_value(game, sp.house_cost)
 
 
-def check_mortgage(game, seat, pos) -> int:
+def check_mortgage(game: Game, seat, pos) -> int:
     sp = _owned(game, seat, pos, "mortgages")
     if game.state.mortgaged[pos]:
         raise IllegalAction("mortgages", f"{sp.name!r} is already mortgaged")
@@ -191,7 +196,7 @@ def check_mortgage(game, seat, pos) -> int:
     return sp.mortgage
 
 
-def check_lift(game, seat, pos) -> int:
+def check_lift(game: Game, seat, pos) -> int:
     sp = _owned(game, seat, pos, "mortgages")
     if not game.state.mortgaged[pos]:
         raise IllegalAction("mortgages", f"{sp.name!r} is not mortgaged")
@@ -201,7 +206,7 @@ def check_lift(game, seat, pos) -> int:
     return cost
 
 
-def check_trade(game, seat, t: Trade) -> None:
+def check_trade(game: Game, seat, t: Trade) -> None:
     st, s = game.state, game.settings
     if not s.trading:
         raise IllegalAction("selling", "trading is not allowed by this rulebook")
@@ -229,7 +234,7 @@ def check_trade(game, seat, t: Trade) -> None:
 # ------------------------------------------------------------------ applying
 
 
-def apply(game, seat, action) -> None:
+def apply(game: Game, seat, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
         raise IllegalAction("bankruptcy", "a bankrupt player cannot act")
@@ -239,7 +244,7 @@ def apply(game, seat, action) -> None:
     run(game, seat, action)
 
 
-def _apply_build(game, seat, action) -> None:
+def _apply_build(game: Game, seat, action) -> None:
     pos, st = action.pos, game.state
     kind, cost = check_build(game, seat, pos)
     if st.cash[seat] < cost:
@@ -252,7 +257,7 @@ def _apply_build(game, seat, action) -> None:
     _build(game, seat, pos, kind)
 
 
-def _apply_sell(game, seat, action) -> None:
+def _apply_sell(game: Game, seat, action) -> None:
     pos = action.pos
     value = check_sell(game, seat, pos)
     st = game.state
@@ -271,22 +276,22 @@ def _apply_sell(game, seat, action) -> None:
         game.emit("sell", player=seat, space=game.rulebook.spaces[pos].name)
 
 
-def _apply_sell_all(game, seat, action) -> None:
+def _apply_sell_all(game: Game, seat, action) -> None:
     sp = _owned(game, seat, action.pos, "selling")
     if sp.group < 0 or not group_has_buildings(game, sp.group):
         raise IllegalAction("selling", "the group has no building")
     _sell_group(game, seat, sp.group)
 
 
-def _apply_mortgage(game, seat, action) -> None:
+def _apply_mortgage(game: Game, seat, action) -> None:
     _pledge(game, seat, action.pos, True, check_mortgage(game, seat, action.pos))
 
 
-def _apply_lift(game, seat, action) -> None:
+def _apply_lift(game: Game, seat, action) -> None:
     _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))
 
 
-def _pledge(game, seat, pos, pledged: bool, amount: int) -> None:
+def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
     """Mortgage the lot (the bank lends `amount`) or lift it (the player repays `amount`)."""
     bank = game.state.bank
     game.rule = "mortgages"
@@ -300,7 +305,7 @@ def _pledge(game, seat, pos, pledged: bool, amount: int) -> None:
         game.transfer(seat, bank, amount, "lift mortgage")
 
 
-def _apply_trade(game, seat, action) -> None:
+def _apply_trade(game: Game, seat, action) -> None:
     check_trade(game, seat, action)
     _trade(game, seat, action)
 
@@ -315,7 +320,7 @@ _APPLY = {
 }
 
 
-def _build(game, seat, pos, kind) -> None:
+def _build(game: Game, seat, pos, kind) -> None:
     st = game.state
     game.seat_version[seat] += 1
     sp = game.rulebook.spaces[pos]
@@ -340,7 +345,7 @@ def _build(game, seat, pos, kind) -> None:
         game.emit("build", player=seat, space=sp.name, building=kind)
 
 
-def _shortage(game, seat, kind) -> bool:
+def _shortage(game: Game, seat, kind) -> bool:
     """Several players want more buildings than the bank has: auction one. True if held."""
     st = game.state
     supply = st.bank_houses if kind == "house" else st.bank_hotels
@@ -376,7 +381,7 @@ def _shortage(game, seat, kind) -> bool:
     return True
 
 
-def _can_build_kind(game, seat, pos, kind) -> bool:
+def _can_build_kind(game: Game, seat, pos, kind) -> bool:
     try:
         k, cost = check_build(game, seat, pos)
     except IllegalAction:
@@ -384,7 +389,7 @@ def _can_build_kind(game, seat, pos, kind) -> bool:
     return k == kind and game.state.cash[seat] >= cost
 
 
-def _sell_group(game, seat, group) -> None:
+def _sell_group(game: Game, seat, group) -> None:
     st, rb = game.state, game.rulebook
     game.rule = "selling"
     game.seat_version[seat] += 1
@@ -402,14 +407,14 @@ def _sell_group(game, seat, group) -> None:
     game.transfer(st.bank, seat, total, "building sale")
 
 
-def sell_all_buildings(game, seat) -> None:
+def sell_all_buildings(game: Game, seat) -> None:
     st, group_of = game.state, game.rulebook.group_of
     built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
     for group in built:
         _sell_group(game, seat, group)
 
 
-def means(game, seat) -> int:
+def means(game: Game, seat) -> int:
     """Cash plus what selling every building and mortgaging every lot would bring."""
     st, rb = game.state, game.rulebook
     total = st.cash[seat]
@@ -421,7 +426,7 @@ def means(game, seat) -> int:
     return total
 
 
-def can_raise(game, seat) -> bool:
+def can_raise(game: Game, seat) -> bool:
     """Whether the player still has a building to sell or a lot to mortgage."""
     st = game.state
     houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
@@ -431,7 +436,7 @@ def can_raise(game, seat) -> bool:
     return False
 
 
-def _trade(game, seat, t: Trade) -> None:
+def _trade(game: Game, seat, t: Trade) -> None:
     st = game.state
     p = t.partner
     if not game.agents[p].accept_trade(game, p, seat, t):
@@ -464,7 +469,7 @@ def _trade(game, seat, t: Trade) -> None:
             take_mortgaged(game, seat, q)
 
 
-def take_mortgaged(game, seat, pos) -> None:
+def take_mortgaged(game: Game, seat, pos) -> None:
     """A new owner of a mortgaged lot lifts it now, or pays the interest now and again later."""
     st = game.state
     if not game.settings.transfer_interest:
@@ -482,7 +487,7 @@ def take_mortgaged(game, seat, pos) -> None:
 # ------------------------------------------------------------------ auctions
 
 
-def run_auction(game, lot: Lot, min_bid: int, bidders=None):
+def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None):
     """An open ascending auction: (winner, price), or (None, 0) if nobody bids."""
     st = game.state
     cash_only = game.settings.auction_cash_only
@@ -523,7 +528,7 @@ def run_auction(game, lot: Lot, min_bid: int, bidders=None):
 # ------------------------------------------------------------------ choices for agents
 
 
-def legal_actions(game, seat) -> list:
+def legal_actions(game: Game, seat) -> list:
     """Every single-step action the player may take now (trades excepted)."""
     st = game.state
     out = []
@@ -536,7 +541,7 @@ def legal_actions(game, seat) -> list:
                 result = check(game, seat, pos)
             except IllegalAction:
                 continue
-            if make is Build and st.cash[seat] < result[1]:
+            if make is Build and st.cash[seat] < result[1]:  # type: ignore[index]
                 continue
             out.append(make(pos))
     return out

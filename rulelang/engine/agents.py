@@ -7,67 +7,75 @@ do between rolls?). The engine validates every answer (actions.IllegalAction). S
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 import random
+
+from mypy_extensions import mypyc_attr
 
 from . import actions as act
 from .actions import Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
 
+if TYPE_CHECKING:
+    from .game import Game
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Agent:
     """The decision protocol, with legal, passive defaults."""
 
-    name = "agent"
-    unsaved: tuple[str, ...] = ()  # attributes seat_at derives again: a saved game skips them
-    attentive = True  # claims rent at all
-    claim_delay = 0  # following players who roll before it claims (rent_claim_window)
+    name: ClassVar[str] = "agent"
+    unsaved: ClassVar[tuple[str, ...]] = ()  # attributes seat_at derives again: a saved game skips them
+    attentive: ClassVar[bool] = True  # claims rent at all
+    claim_delay: ClassVar[int] = 0  # following players who roll before it claims (rent_claim_window)
 
-    def seat_at(self, game, seat: int) -> None:
+    def seat_at(self, game: Game, seat: int) -> None:
         """Called once when the game seats the agent."""
 
-    def buy(self, game, seat: int, pos: int) -> bool:
+    def buy(self, game: Game, seat: int, pos: int) -> bool:
         return False
 
-    def bid(self, game, seat: int, lot: Lot, high: int) -> int | None:
+    def bid(self, game: Game, seat: int, lot: Lot, high: int) -> int | None:
         """A bid above `high`, or None to drop out."""
         return None
 
-    def jail(self, game, seat: int) -> str:
+    def jail(self, game: Game, seat: int) -> str:
         """'card', 'pay' (before rolling) or 'roll'."""
         return "roll"
 
-    def tax(self, game, seat: int, options: tuple) -> int:
+    def tax(self, game: Game, seat: int, options: tuple) -> int:
         """Index of the chosen option; options are ('money', amount) or ('worth', percent)."""
         return 0
 
-    def raise_funds(self, game, seat: int, owed: int):
+    def raise_funds(self, game: Game, seat: int, owed: int):
         """One Sell, SellAll or Mortgage toward paying `owed`, or None to give up."""
         return None
 
-    def manage(self, game, seat: int):
+    def manage(self, game: Game, seat: int):
         """One action between rolls (Build, Sell, SellAll, Mortgage, Lift, Trade) or None."""
         return None
 
-    def accept_trade(self, game, seat: int, proposer: int, trade: Trade) -> bool:
+    def accept_trade(self, game: Game, seat: int, proposer: int, trade: Trade) -> bool:
         return False
 
-    def lift_on_transfer(self, game, seat: int, pos: int) -> bool:
+    def lift_on_transfer(self, game: Game, seat: int, pos: int) -> bool:
         return False
 
-    def wants_building(self, game, seat: int, kind: str) -> bool:
+    def wants_building(self, game: Game, seat: int, kind: str) -> bool:
         return False
 
-    def place_building(self, game, seat: int, kind: str, lots: tuple[int, ...]) -> int:
+    def place_building(self, game: Game, seat: int, kind: str, lots: tuple[int, ...]) -> int:
         return lots[0]
 
-    def claim(self, game, seat: int, pos: int) -> bool:
+    def claim(self, game: Game, seat: int, pos: int) -> bool:
         """Take the unowned lot free of charge (`claim it for free`)?"""
         return False
 
-    def place_token(self, game, seat: int, token: int, spaces: tuple[int, ...]) -> int:
+    def place_token(self, game: Game, seat: int, token: int, spaces: tuple[int, ...]) -> int:
         """Where to put the token the player moves (`move the token to a free ...`)."""
         return spaces[0]
 
-    def choose_character(self, game, seat: int, free: tuple[int, ...]) -> int:
+    def choose_character(self, game: Game, seat: int, free: tuple[int, ...]) -> int:
         """A character (index in game.rulebook.characters), and with it a side."""
         return free[0]
 
@@ -75,7 +83,7 @@ class Agent:
 _NEVER = 1 << 62  # more cash than any game holds
 
 
-def _build_steps(game) -> tuple:
+def _build_steps(game: Game) -> tuple:
     """Per lot and level, the next building: (cost, rent it adds, hotel?)."""
     rb, s = game.rulebook, game.settings
     table = []
@@ -92,7 +100,7 @@ def _build_steps(game) -> tuple:
     return tuple(table)
 
 
-def _wants(game, seat, pos) -> float:
+def _wants(game: Game, seat, pos) -> float:
     """How much a lot is worth to the player, relative to its price."""
     st, rb = game.state, game.rulebook
     group = rb.groups[rb.spaces[pos].group]
@@ -107,11 +115,12 @@ def _wants(game, seat, pos) -> float:
     return 1.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultAgent(Agent):
     """Plays like a sensible person: keeps a reserve, buys, bids up to a value, builds evenly
     on whole groups, trades to complete groups, and mortgages to pay."""
 
-    name = "default"
+    name: ClassVar[str] = "default"
 
     def __init__(self, reserve: int = 150):
         self.reserve = reserve
@@ -130,10 +139,10 @@ class DefaultAgent(Agent):
         self._bid_value = 0
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
-    unsaved = ("_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
+    unsaved: ClassVar[tuple[str, ...]] = ("_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
                "_lift_first")
 
-    def seat_at(self, game, seat):
+    def seat_at(self, game: Game, seat):
         # derived once per rulebook, shared by every default agent of every game
         memo = game.rulebook.memo
         tables = memo.get("default_agent")
@@ -153,12 +162,12 @@ class DefaultAgent(Agent):
         (self._steps, self._cheapest, self._builds, self._sells, self._mortgages,
          self._hotel_level, self._lift_first) = tables
 
-    def buy(self, game, seat, pos):
+    def buy(self, game: Game, seat, pos):
         price = game.rulebook.spaces[pos].price
         cash = game.state.cash[seat]
         return cash - price >= self.reserve // 3 or (cash >= price and _wants(game, seat, pos) > 1.5)
 
-    def bid(self, game, seat, lot, high):
+    def bid(self, game: Game, seat, lot, high):
         st = game.state
         if lot.kind == "deed":
             # the lot's value stays the same through the rounds of one auction
@@ -175,7 +184,7 @@ class DefaultAgent(Agent):
             return None
         return max(high + 1, (high + limit) // 2)
 
-    def jail(self, game, seat):
+    def jail(self, game: Game, seat):
         st = game.state
         unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned > 6:
@@ -186,12 +195,12 @@ class DefaultAgent(Agent):
                 return "pay"
         return "roll"
 
-    def tax(self, game, seat, options):
+    def tax(self, game: Game, seat, options):
         worth = game.worth(seat)
         costs = [v if k == "money" else worth * v // 100 for k, v in options]
         return costs.index(min(costs))
 
-    def raise_funds(self, game, seat, owed):
+    def raise_funds(self, game: Game, seat, owed):
         st, rb = game.state, game.rulebook
         owned = game.holdings()[seat]
         mortgaged, spaces = st.mortgaged, rb.spaces
@@ -231,7 +240,7 @@ class DefaultAgent(Agent):
             return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
 
-    def manage(self, game, seat):
+    def manage(self, game: Game, seat):
         st = game.state
         cash = st.cash[seat]
         if cash < self.reserve:
@@ -253,7 +262,7 @@ class DefaultAgent(Agent):
             self._idle_need, self._idle_version, self._idle_supply = need, version, supply
         return action
 
-    def _improve(self, game, seat, cash):
+    def _improve(self, game: Game, seat, cash):
         """(action, 0): lift a mortgage or build, the best use of spare cash; or (None, need):
         nothing to do now, and no improvement until the player holds `need` in cash."""
         st, rb = game.state, game.rulebook
@@ -308,7 +317,7 @@ class DefaultAgent(Agent):
 
     # -------------------------------------------------------------- trading
 
-    def _trade(self, game, seat):
+    def _trade(self, game: Game, seat):
         """Offer to complete a group: a swap that completes one for each, else cash."""
         if not game.settings.trading:
             return None
@@ -335,7 +344,7 @@ class DefaultAgent(Agent):
                 return Trade(other, take=theirs, cash=offer)
         return None
 
-    def accept_trade(self, game, seat, proposer, trade):
+    def accept_trade(self, game: Game, seat, proposer, trade):
         st, rb = game.state, game.rulebook
         gets = trade.give if trade.partner == seat else trade.take
         gives = trade.take if trade.partner == seat else trade.give
@@ -350,21 +359,21 @@ class DefaultAgent(Agent):
             return value_in * 10 >= value_out * 7
         return value_in >= 2 * value_out and value_in > 0
 
-    def lift_on_transfer(self, game, seat, pos):
+    def lift_on_transfer(self, game: Game, seat, pos):
         return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
 
-    def wants_building(self, game, seat, kind):
+    def wants_building(self, game: Game, seat, kind):
         return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
 
-    def claim(self, game, seat, pos):
+    def claim(self, game: Game, seat, pos):
         return True
 
-    def place_token(self, game, seat, token, spaces):
+    def place_token(self, game: Game, seat, token, spaces):
         # as far behind the player as it can be: the longest way round before meeting it
         here, size = game.state.position[seat], game.rulebook.size
         return max(spaces, key=lambda q: ((q - here) % size, -q))
 
-    def choose_character(self, game, seat, free):
+    def choose_character(self, game: Game, seat, free):
         # sides in turn round the table, so that both are played
         rb = game.rulebook
         wanted = seat % len(rb.sides)
@@ -374,27 +383,28 @@ class DefaultAgent(Agent):
         return free[0]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomAgent(Agent):
     """A random legal answer to every question, from a generator seeded by the game."""
 
-    name = "random"
+    name: ClassVar[str] = "random"
 
     def __init__(self):
         self.rng = random.Random(0)
 
-    def seat_at(self, game, seat):
+    def seat_at(self, game: Game, seat):
         self.rng = random.Random(game.seed * 1_000_003 + seat)
 
-    def buy(self, game, seat, pos):
+    def buy(self, game: Game, seat, pos):
         return self.rng.random() < 0.5
 
-    def bid(self, game, seat, lot, high):
+    def bid(self, game: Game, seat, lot, high):
         cash = game.state.cash[seat]
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
         return self.rng.randint(high + 1, min(cash, high + 100))
 
-    def jail(self, game, seat):
+    def jail(self, game: Game, seat):
         st, s = game.state, game.settings
         choices = ["roll"]
         if st.jail_cards[seat]:
@@ -403,10 +413,10 @@ class RandomAgent(Agent):
             choices.append("pay")
         return self.rng.choice(choices)
 
-    def tax(self, game, seat, options):
+    def tax(self, game: Game, seat, options):
         return self.rng.randrange(len(options))
 
-    def raise_funds(self, game, seat, owed):
+    def raise_funds(self, game: Game, seat, owed):
         choices = [a for a in act.legal_actions(game, seat) if isinstance(a, (Sell, Mortgage))]
         if not choices:
             built = [q for q in game.rulebook.properties
@@ -414,7 +424,7 @@ class RandomAgent(Agent):
             return SellAll(built[0]) if built else None
         return self.rng.choice(choices)
 
-    def manage(self, game, seat):
+    def manage(self, game: Game, seat):
         r = self.rng.random()
         if r < 0.5:
             return None
@@ -423,7 +433,7 @@ class RandomAgent(Agent):
         legal = act.legal_actions(game, seat)
         return self.rng.choice(legal) if legal else None
 
-    def _random_trade(self, game, seat):
+    def _random_trade(self, game: Game, seat):
         st, rb = game.state, game.rulebook
         others = [p for p in game.bidders() if p != seat]
         if not others:
@@ -441,25 +451,25 @@ class RandomAgent(Agent):
             return None
         return Trade(other, give=tuple(give), take=tuple(take), cash=cash)
 
-    def accept_trade(self, game, seat, proposer, trade):
+    def accept_trade(self, game: Game, seat, proposer, trade):
         return self.rng.random() < 0.5
 
-    def lift_on_transfer(self, game, seat, pos):
+    def lift_on_transfer(self, game: Game, seat, pos):
         return self.rng.random() < 0.5
 
-    def wants_building(self, game, seat, kind):
+    def wants_building(self, game: Game, seat, kind):
         return self.rng.random() < 0.5
 
-    def place_building(self, game, seat, kind, lots):
+    def place_building(self, game: Game, seat, kind, lots):
         return self.rng.choice(lots)
 
-    def claim(self, game, seat, pos):
+    def claim(self, game: Game, seat, pos):
         return self.rng.random() < 0.5
 
-    def place_token(self, game, seat, token, spaces):
+    def place_token(self, game: Game, seat, token, spaces):
         return self.rng.choice(spaces)
 
-    def choose_character(self, game, seat, free):
+    def choose_character(self, game: Game, seat, free):
         return self.rng.choice(free)
 
 

@@ -8,14 +8,19 @@ win. The clock is simulated: it reads `turn * seconds_per_turn`, so it costs not
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import actions as act
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class GameOver(Exception):
     """Raised inside the loop when the game ends in the middle of a turn."""
 
 
-def valuation(game, seat: int) -> int:
+def valuation(game: Game, seat: int) -> int:
     """The printed valuation of the short games: cash, printed prices (half the price for a
     mortgaged lot), buildings at their cost, a hotel with the houses turned in for it."""
     st, rb = game.state, game.rulebook
@@ -27,7 +32,7 @@ def valuation(game, seat: int) -> int:
     return total
 
 
-def richest(game) -> int | None:
+def richest(game: Game) -> int | None:
     """The player still in the game with the highest valuation; ties go to more cash in
     hand, then to the earlier seat (the seeds are silent on ties)."""
     st = game.state
@@ -46,24 +51,24 @@ def turn_limit(settings, max_turns: int) -> tuple[int, str]:
     return max_turns, "turn_cap"
 
 
-def minutes(game) -> float:
+def minutes(game: Game) -> float:
     """The simulated clock: minutes played so far."""
     return game.state.turn * game.settings.seconds_per_turn / 60
 
 
-def at_turn_limit(game, reason: str) -> None:
+def at_turn_limit(game: Game, reason: str) -> None:
     """The clock reached the agreed time (the richest wins), or the turn cap (nobody does)."""
     game.rule = "time_limit" if reason == "time_limit" else "turn_cap"
     game.finish(reason, richest(game) if reason == "time_limit" else None)
 
 
-def end_now(game, reason: str) -> None:
+def end_now(game: Game, reason: str) -> None:
     """End the game at once; the richest by the printed valuation wins."""
     game.finish(reason, richest(game))
     raise GameOver
 
 
-def bankrupt(game, seat: int, creditor: int) -> None:
+def bankrupt(game: Game, seat: int, creditor: int) -> None:
     """The player cannot pay: everything goes to the creditor (a player, the bank or a pot).
 
     To a player: buildings sold to the bank at half price, then cash, deeds and jail cards to
@@ -129,5 +134,5 @@ def bankrupt(game, seat: int, creditor: int) -> None:
         end_now(game, "bankruptcy")
 
 
-def alive(game) -> int:
+def alive(game: Game) -> int:
     return game.state.bankrupt.count(False)

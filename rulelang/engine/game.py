@@ -12,6 +12,8 @@ import json
 import random
 from typing import Callable, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from . import actions as act
 from . import endings, tokens
 from .endings import GameOver
@@ -25,16 +27,16 @@ DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
 
     # slots keep attribute access fast however many attributes the game has
     __slots__ = (
-        "rulebook", "settings", "agents", "seed", "rng", "_log", "rule", "over", "end_reason",
-        "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token", "version",
-        "seat_version", "_holdings", "_whole", "_pairs",
-        "_streets", "_shared", "_mortgaged", "_depth", "_landed_owner", "_max_turns", "_turn_limit",
-        "_limit_reason", "state", "fine_account", "_claims", "__weakref__",
+        "settings", "agents", "seed", "rng", "rule", "over", "end_reason",
+        "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token",
+        "_depth", "_landed_owner", "_max_turns", "_turn_limit",
+        "_limit_reason", "fine_account", "_claims", "__weakref__",
     )
 
     def __init__(
@@ -59,7 +61,7 @@ class Game(Holdings):
         self.winner: int | None = None
         self.stop = False  # the current player's turn is interrupted (jail, bankruptcy)
         self.again = False  # the current player rolls once more
-        self.last_roll: tuple[int, ...] = ()
+        self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
         self.last_double = False
         self.token = -1  # the token a token rule is about (engine/tokens.py)
@@ -67,12 +69,12 @@ class Game(Holdings):
         # per seat: bumped whenever its deeds, their mortgages or their buildings change
         self.seat_version = [0] * n
         # who holds what, for agents: built from the state on first use, then kept by give_deed
-        self._holdings: list[list[int]] | None = None
-        self._whole: list[int] = []
-        self._pairs: list[tuple[int, int] | None] = []
-        self._streets: list[tuple[int, ...]] = []
-        self._shared: list[tuple[tuple[int, int], ...]] | None = None  # None: to rebuild
-        self._mortgaged: list[list[int]] = []
+        self._holdings = None
+        self._whole = []
+        self._pairs = []
+        self._streets = []
+        self._shared = None  # None: to rebuild
+        self._mortgaged = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
@@ -234,7 +236,7 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ dice and movement
 
-    def roll(self, seat: int) -> tuple[int, ...]:
+    def roll(self, seat: int) -> tuple[int | str, ...]:
         """Throw every die: one draw from the game's generator picks a whole outcome."""
         rolls = self.rulebook.rolls
         i = int(self.rng.random() * len(rolls))
@@ -502,7 +504,7 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ the turn
 
-    def _faces(self, seat: int, dice: tuple[int, ...]) -> None:
+    def _faces(self, seat: int, dice: tuple[int | str, ...]) -> None:
         for die, face, hook in self.rulebook.face_hooks:
             if dice[die] == face:
                 hook(self, seat, None)

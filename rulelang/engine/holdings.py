@@ -9,12 +9,38 @@ share, so that no agent rescans the board (docs/engine.md, "Writing an agent").
 from __future__ import annotations
 
 import bisect
+from typing import TYPE_CHECKING, Callable
+
+from mypy_extensions import mypyc_attr
+
+if TYPE_CHECKING:
+    from .state import State
+    from .tables import Rulebook
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Holdings:
     """Who holds what, for a Game (whose slots hold the attributes used here)."""
 
-    __slots__ = ()
+    # the attributes used here (Game's other attributes are in its own slots)
+    __slots__ = ("state", "rulebook", "seat_version", "version", "_log", "_holdings", "_whole",
+                 "_pairs", "_streets", "_shared", "_mortgaged")
+
+    state: State
+    rulebook: Rulebook
+    seat_version: list[int]
+    version: int
+    _log: Callable[[str], None] | None
+    _holdings: list[list[int]] | None
+    _whole: list[int]
+    _pairs: list[tuple[int, int] | None]
+    _streets: list[tuple[int, ...]]
+    _shared: list[tuple[tuple[int, int], ...]] | None
+    _mortgaged: list[list[int]]
+
+    def emit(self, event: str, **fields: object) -> None: ...
+
+    def account_name(self, account: int) -> object: ...
 
     def set_mortgaged(self, pos: int, pledged: bool) -> None:
         """Mortgage the lot or lift its mortgage (the money moves apart: see actions)."""
@@ -58,9 +84,10 @@ class Holdings:
 
     def holdings(self) -> list[list[int]]:
         """For each seat, the deeds it holds in board order (kept up to date; do not modify)."""
-        if self._holdings is None:
-            self._track_ownership()
-        return self._holdings
+        held = self._holdings
+        if held is None:
+            held = self._track_ownership()
+        return held
 
     def whole_groups(self) -> list[int]:
         """For each group, the seat that owns all of it, or -1 (kept up to date)."""
@@ -77,11 +104,13 @@ class Holdings:
             shared: list[list[tuple[int, int]]] = [[] for _ in range(self.state.players)]
             pairs = self._pairs
             for g in self.rulebook.street_groups:
-                if pairs[g] is not None:
-                    a, b = pairs[g]
+                pair = pairs[g]
+                if pair is not None:
+                    a, b = pair
                     shared[a].append((g, b))
                     shared[b].append((g, a))
-            self._shared = [tuple(x) for x in shared]
+            self._shared = result = [tuple(x) for x in shared]
+            return result
         return self._shared
 
     def whole_streets(self) -> list[tuple[int, ...]]:
@@ -101,7 +130,7 @@ class Holdings:
             self._track_ownership()
         return self._mortgaged
 
-    def _track_ownership(self) -> None:
+    def _track_ownership(self) -> list[list[int]]:
         owner, mortgaged = self.state.owner, self.state.mortgaged
         lots: list[list[int]] = [[] for _ in range(self.state.players)]
         self._mortgaged = [[] for _ in range(self.state.players)]
@@ -117,6 +146,7 @@ class Holdings:
         self._streets = [() for _ in range(self.state.players)]
         for g in range(len(groups)):
             self._group_changed(g)
+        return lots
 
     def _group_changed(self, g: int) -> None:
         owner = self.state.owner

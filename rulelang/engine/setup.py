@@ -6,8 +6,13 @@ from the shuffled title deeds; paid at the printed price or free, as the ruleboo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def deal_deeds(game) -> None:
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def deal_deeds(game: Game) -> None:
     """Deal `deal_deeds` deeds to each player; a deed a player cannot pay in cash stays with
     the bank (the seeds never get there: two deeds cost at most $800 of the $1500)."""
     st, s, rb = game.state, game.settings, game.rulebook

@@ -10,10 +10,10 @@ else in the engine holds game state.
 
 from __future__ import annotations
 
-from attrs import define, field
+import attr
 
 
-@define(slots=True)
+@attr.s(auto_attribs=True, slots=True)
 class State:
     cash: list[int]
     position: list[int]
@@ -35,6 +35,6 @@ class State:
     bankruptcies: int = 0
     players: int = 0
     bank: int = 0  # the bank's account index in `cash`: right after the players'
-    tokens: list[int] = field(factory=list)
-    character: list[int] = field(factory=list)
-    side: list[int] = field(factory=list)
+    tokens: list[int] = attr.ib(factory=list)
+    character: list[int] = attr.ib(factory=list)
+    side: list[int] = attr.ib(factory=list)

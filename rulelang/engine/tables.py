@@ -48,7 +48,7 @@ class Space:
     multipliers: tuple[int, ...] = ()
     is_property: bool = attrs.field(init=False, eq=False, repr=False)
 
-    def __attrs_post_init__(self):
+    def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "is_property", self.kind in PROPERTY_KINDS)
 
 
@@ -106,17 +106,17 @@ class Rulebook:
     groups: tuple[tuple[int, ...], ...]
     group_names: tuple[str, ...]
     decks: tuple[Deck, ...]
-    dice: tuple[tuple[int, ...], ...]
+    dice: tuple[tuple[int | str, ...], ...]  # a face is its value, or a symbol's name
     land_hooks: tuple[tuple[Hook, ...], ...]
     pass_hooks: tuple[tuple[Hook, ...], ...]
     doubles_hooks: tuple[DoublesHook, ...]
     turn_start_hooks: tuple[Hook, ...]
-    face_hooks: tuple[tuple[int, int, Hook], ...]  # (die index, face value, hook)
-    face_names: tuple[tuple[int, int, str], ...] = ()
+    face_hooks: tuple[tuple[int, int | str, Hook], ...]  # (die index, face, hook)
+    face_names: tuple[tuple[int, int | str, str], ...] = ()
     rule_names: tuple[str, ...] = ()
     currency: str = "$"
     pots: tuple[str, ...] = ()  # accounts after the bank's, in this order
-    building_names: tuple[str, str] = ("house", "hotel")
+    building_names: tuple[str, ...] = ("house", "hotel")
     go: int = 0
     jail: int = -1
     # themed equipment (engine/tokens.py); empty for a rulebook that uses none of it
@@ -137,7 +137,7 @@ class Rulebook:
     pass_positions: tuple[int, ...] = attrs.field(init=False)
     properties: tuple[int, ...] = attrs.field(init=False)
     nearest: dict = attrs.field(init=False)
-    rolls: tuple[tuple[int, ...], ...] = attrs.field(init=False)
+    rolls: tuple[tuple[int | str, ...], ...] = attrs.field(init=False)
     crossings: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(init=False)
     doubles: tuple[bool, ...] = attrs.field(init=False)
     totals: tuple[int, ...] = attrs.field(init=False)
@@ -147,7 +147,7 @@ class Rulebook:
     # what agents derive from the rulebook once and share between games, by their own keys
     memo: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
-    def __attrs_post_init__(self):
+    def __attrs_post_init__(self) -> None:
         n = len(self.spaces)
         object.__setattr__(self, "size", n)
         object.__setattr__(
@@ -177,7 +177,7 @@ class Rulebook:
         # Every outcome of the dice, equally likely, so one random draw picks a whole roll.
         # A face is its value, or its name when it has none (a symbol); only the dice with
         # values move the pawn and make doubles (a die of symbols is thrown beside them).
-        rolls: list[tuple[int, ...]] = [()]
+        rolls: list[tuple[int | str, ...]] = [()]
         for faces in self.dice:
             rolls = [r + (f,) for r in rolls for f in faces]
         moving = [i for i, faces in enumerate(self.dice)

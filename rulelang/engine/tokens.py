@@ -10,11 +10,16 @@ from `setup`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import actions as act
 from .tables import MAX_CHAIN
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def setup(game) -> None:
+
+def setup(game: Game) -> None:
     """Tokens on their starting spaces, a character for each player, then `the game starts`."""
     st, rb = game.state, game.rulebook
     n = st.players
@@ -39,18 +44,18 @@ def setup(game) -> None:
         hook(game, -1, None)
 
 
-def roll_dice(game, seat: int) -> None:
+def roll_dice(game: Game, seat: int) -> None:
     """`roll the dice`: a throw of every die that moves nothing by itself."""
     game.roll(seat)
 
 
-def die_value(game, die: int) -> int:
+def die_value(game: Game, die: int) -> int:
     """What die `die` shows in the last throw (a face without a value counts 0)."""
     face = game.last_roll[die] if die < len(game.last_roll) else 0
     return face if isinstance(face, int) else 0
 
 
-def move_token(game, token: int, dest: int) -> None:
+def move_token(game: Game, token: int, dest: int) -> None:
     """Put the token on `dest`; then the rules on it reaching there and on meeting players."""
     st, rb = game.state, game.rulebook
     st.tokens[token] = dest
@@ -83,14 +88,14 @@ def move_token(game, token: int, dest: int) -> None:
         game._depth -= 1
 
 
-def move_token_next(game, token: int, table: tuple[int, ...]) -> None:
+def move_token_next(game: Game, token: int, table: tuple[int, ...]) -> None:
     """On to the next space of a kind (table[pos]), skipping every other space."""
     dest = table[game.state.tokens[token]]
     if dest >= 0:
         move_token(game, token, dest)
 
 
-def move_token_by(game, token: int, die: int, onto) -> None:
+def move_token_by(game: Game, token: int, die: int, onto) -> None:
     """As many spaces as the die shows; `onto` (is_kind, next_table) sends a token that
     stops on a space of another kind on to the next space of the kind."""
     steps = die_value(game, die)
@@ -107,7 +112,7 @@ def move_token_by(game, token: int, die: int, onto) -> None:
 def meet_on_landing(mh):
     """The landing hook of a `meets` rule: the player meets each matching token there."""
 
-    def hook(game, seat, ctx):
+    def hook(game: Game, seat, ctx):
         st = game.state
         pos = st.position[seat]
         outer = game.token
@@ -124,7 +129,7 @@ def meet_on_landing(mh):
     return hook
 
 
-def _matches(game, seat: int, token: int, mh) -> bool:
+def _matches(game: Game, seat: int, token: int, mh) -> bool:
     if mh.token >= 0 and mh.token != token:
         return False
     if not mh.opposing:
@@ -134,13 +139,13 @@ def _matches(game, seat: int, token: int, mh) -> bool:
     return side >= 0 and mine >= 0 and side != mine
 
 
-def holds(game, seat: int, token: int) -> bool:
+def holds(game: Game, seat: int, token: int) -> bool:
     """The space the player stands on holds the token."""
     st = game.state
     return st.tokens[token] == st.position[seat]
 
 
-def battle(game, seat: int, die: int) -> None:
+def battle(game: Game, seat: int, die: int) -> None:
     """Throw one die alone: a face of the player's side wins, any other loses."""
     st, rb = game.state, game.rulebook
     faces = rb.dice[die]
@@ -158,7 +163,7 @@ def battle(game, seat: int, die: int) -> None:
             return
 
 
-def place_token(game, seat: int, candidates: tuple[int, ...]) -> None:
+def place_token(game: Game, seat: int, candidates: tuple[int, ...]) -> None:
     """The player puts the token of the event on a free space of a kind (no pawn, no token)."""
     st = game.state
     token = game.token
@@ -175,7 +180,7 @@ def place_token(game, seat: int, candidates: tuple[int, ...]) -> None:
     move_token(game, token, choice)
 
 
-def claim_free(game, seat: int, ctx=None) -> None:
+def claim_free(game: Game, seat: int, ctx=None) -> None:
     """`claim it for free`: the player may take the unowned lot without paying."""
     st = game.state
     pos = st.position[seat]
@@ -187,7 +192,7 @@ def claim_free(game, seat: int, ctx=None) -> None:
         game.give_deed(pos, seat)
 
 
-def faces_after(game, seat: int, dice) -> None:
+def faces_after(game: Game, seat: int, dice) -> None:
     """The rules on a face `after moving`: they fire even if the turn was interrupted."""
     st = game.state
     if game.over or st.bankrupt[seat]:
