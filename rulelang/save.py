@@ -10,6 +10,7 @@ format, the version, a checksum, the structure and the rulebook, and reports any
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -21,6 +22,7 @@ import cattrs
 from attrs import define
 from cattrs.preconf.json import make_converter
 
+from . import native
 from .engine.agents import AGENTS
 from .engine.game import Game
 from .engine.state import State
@@ -103,6 +105,26 @@ converter = make_converter(forbid_extra_keys=True)
 converter.register_structure_hook(int, _strict(int))
 converter.register_structure_hook(bool, _strict(bool))
 converter.register_structure_hook(str, _strict(str))
+
+
+def _state_schema() -> type:
+    """State with its field types as written in state.py. The compiled engine's State (rulelang
+    native build) keeps only `list` of `list[list[tuple[int, int]]]`: its save is read through
+    the class of the source, so that every element is checked and comes back as it was."""
+    if not native.active():
+        return State
+    spec = importlib.util.spec_from_file_location(
+        "rulelang.engine._state_schema", native.source("rulelang.engine.state"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.State
+
+
+_SCHEMA = _state_schema()
+if _SCHEMA is not State:
+    converter.register_structure_hook(
+        State, lambda value, _: State(**attrs.asdict(converter.structure(value, _SCHEMA),
+                                                     recurse=False)))
 
 
 # ------------------------------------------------------------------ agents' own state

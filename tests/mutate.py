@@ -99,7 +99,9 @@ def occurrences(bug: Bug, root: Path = ROOT) -> int:
 
 
 def _copy(dest: Path) -> None:
-    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info")
+    # not the compiled engine (rulelang native build): the bugs are planted in the sources
+    ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info",
+                                    "*.so", "_native.json")
     for name in COPIED:
         src = ROOT / name
         if src.is_dir():

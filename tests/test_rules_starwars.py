@@ -1,12 +1,12 @@
 """Scenario tests of Monopoly Star Wars Épisode II (002): the Force die, the two Force
 symbols, battles between the light and the dark side, the quick and time-limit games."""
 
+import json
 import random
 
 import pytest
 
 import rulelang
-from rulelang.engine import game as game_module
 from rulelang.engine.game import Game
 from scenario import (RULESETS, Scripted, ScriptedDice, assert_classic_values, assert_contents,
                       assert_dealt, pos, rulebook, scenario, total_money)
@@ -84,21 +84,18 @@ def test_setup_symbols_start_on_go_and_free_parking_then_move_twice_onto_propert
     rb = rulebook(SW)
     script = ScriptedDice(rb, [(3, 4, "carré noir"), (2, 3, "carré blanc"),
                                (6, 5, "carré noir"), (1, 2, "carré noir"), (1, 3, "carré noir")])
-    seen = []
-    real_move = game_module.tokens.move_token
-
-    def spy(game, token, dest):
-        seen.append((rb.tokens[token].name, game.state.tokens[token], rb.spaces[dest].name))
-        real_move(game, token, dest)
-
+    lines = []
     monkeypatch.setattr(random, "Random", lambda seed: script)
-    monkeypatch.setattr(game_module.tokens, "move_token", spy)
-    game = Game(rb, [Scripted(), Scripted(), Scripted()])
-    assert seen == [
-        ("Force claire", pos(game, "Free Parking"), "Indiana Avenue"),  # 20 + 3 = 23
-        ("Force obscure", pos(game, "GO"), "Reading Railroad"),  # 0 + 4: a tax; on to 5
-        ("Force claire", pos(game, "Indiana Avenue"), "B. & O. Railroad"),  # 23 + 2
-        ("Force obscure", pos(game, "Reading Railroad"), "Vermont Avenue"),  # 5 + 3: Jedi
+    game = Game(rb, [Scripted(), Scripted(), Scripted()], log=lines.append)
+    events = [json.loads(line) for line in lines]
+    moved = [(e["token"], e["to"]) for e in events if e["event"] == "token"]
+    starts = {t.name: rb.spaces[t.start].name for t in rb.tokens}
+    assert starts == {"Force obscure": "GO", "Force claire": "Free Parking"}
+    assert moved == [
+        ("Force claire", "Indiana Avenue"),  # 20 + 3 = 23
+        ("Force obscure", "Reading Railroad"),  # 0 + 4: a tax; on to 5
+        ("Force claire", "B. & O. Railroad"),  # 23 + 2
+        ("Force obscure", "Vermont Avenue"),  # 5 + 3: Jedi
     ]
     assert game.state.current == 0  # the next throw, 6 + 5, chose the first player
 

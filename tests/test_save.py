@@ -151,9 +151,15 @@ def test_own_agents_resume_with_their_state(make, tmp_path):
     assert lines == whole
 
 
+class _Own(rulelang.DefaultAgent):
+    """A user's agent: its instances take attributes of their own (the built-in agents' may
+    not, once compiled by rulelang native build)."""
+
+
 def test_an_agent_whose_state_cannot_be_saved_is_named():
     """An attribute JSON cannot hold is refused, naming the seat and the attribute."""
-    agent = rulelang.DefaultAgent()
+
+    agent = _Own()
     agent.memory = {1: "a"}
     game = Game(load(RULES), [rulelang.DefaultAgent(), agent, rulelang.DefaultAgent()])
     with pytest.raises(rulelang.SaveError, match="seat 1: the agent's attribute 'memory'"):
@@ -289,7 +295,7 @@ def test_an_unsaveable_game_writes_nothing(good_save, tmp_path):
     """A game that cannot be saved leaves the target file as it was."""
     path = tmp_path / "g.json"
     path.write_text(good_save, encoding="utf-8")
-    agent = rulelang.DefaultAgent()
+    agent = _Own()
     agent.callback = print
     game = Game(load(RULES), [agent, rulelang.DefaultAgent(), rulelang.DefaultAgent()])
     with pytest.raises(rulelang.SaveError, match="builtin_function_or_method"):

@@ -13,7 +13,9 @@ from __future__ import annotations
 import attr
 
 
-@attr.s(auto_attribs=True, slots=True)
+# eq and repr are written out below: mypyc (rulelang native build) compiles the fields of an
+# attrs class, not the methods attrs would add
+@attr.s(auto_attribs=True, slots=True, eq=False, repr=False)
 class State:
     cash: list[int]
     position: list[int]
@@ -38,3 +40,14 @@ class State:
     tokens: list[int] = attr.ib(factory=list)
     character: list[int] = attr.ib(factory=list)
     side: list[int] = attr.ib(factory=list)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in FIELDS)
+
+    def __repr__(self) -> str:
+        return "State(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS) + ")"
+
+
+FIELDS = tuple(f.name for f in attr.fields(State))
