@@ -13,10 +13,8 @@ build.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
-import json
 import os
 import sys
 from pathlib import Path
@@ -51,6 +49,8 @@ def source(module: str) -> Path:
 
 
 def _digest(path: Path) -> str:
+    import hashlib  # here, not at the top: `rulelang check` imports this module and never hashes
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -67,6 +67,8 @@ def _compiled_files() -> list[Path]:
 
 def status() -> tuple[bool, str]:
     """(whether the compiled engine runs, why, in words)."""
+    import json
+
     if os.environ.get(PURE_VARIABLE):
         return False, f"pure Python ({PURE_VARIABLE} is set)"
     try:
@@ -149,6 +151,7 @@ def build(verbose: bool = False) -> str:
         raise NativeError("mypyc is not installed: pip install 'rulelang[native]'") from e
     import contextlib
     import io
+    import json
     import tempfile
 
     from setuptools import Distribution
