@@ -167,7 +167,7 @@ def build(verbose: bool = False) -> str:
             with quiet:
                 extensions = mypycify(
                     # the rest of the package is read for its types, not compiled
-                    ["--follow-imports=silent",
+                    ["--follow-imports=silent", "--cache-dir", os.path.join(tmp, "mypy"),
                      *(str(source(m).relative_to(ROOT)) for m in MODULES)],
                     opt_level="3", group_name=GROUP, target_dir=os.path.join(tmp, "c"),
                 )
@@ -177,9 +177,7 @@ def build(verbose: bool = False) -> str:
                                     "--build-lib", os.path.join(tmp, "lib")]
                 dist.parse_command_line()
                 dist.run_commands()
-        except SystemExit as e:  # setuptools reports a failed compiler so
-            raise NativeError(f"the build failed: {e}\n{out.getvalue()[-4000:]}") from e
-        except Exception as e:
+        except (Exception, SystemExit) as e:  # setuptools exits on a failed compiler
             raise NativeError(f"the build failed: {e}\n{out.getvalue()[-4000:]}") from e
         finally:
             os.chdir(cwd)

@@ -95,3 +95,11 @@ def test_status_exits_0_only_when_compiled():
     result = CliRunner().invoke(main, ["native", "status"])
     assert result.exit_code == (0 if native.status()[0] else 1)
     assert result.output.strip() == native.status()[1]
+
+
+def test_a_build_without_mypyc_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mypyc.build", None)  # as if mypy were not installed
+    result = CliRunner().invoke(main, ["native", "build"])
+    assert result.exit_code == 1
+    assert "pip install 'rulelang[native]'" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
