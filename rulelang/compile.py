@@ -453,6 +453,8 @@ def _modified_rent(mods, factor: int):
         g.pay_rent(p, ctx, f)
 
     return pay
+
+
 def _first_ahead(targets: list[int], pos: int, n: int) -> int:
     """The first of the targets ahead of `pos` on a board of n spaces."""
     return min(targets, key=lambda t: (t - pos - 1) % n)

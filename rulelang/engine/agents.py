@@ -7,9 +7,8 @@ do between rolls?). The engine validates every answer (actions.IllegalAction). S
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
-
 import random
+from typing import TYPE_CHECKING, ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -24,10 +23,11 @@ if TYPE_CHECKING:
 class Agent:
     """The decision protocol, with legal, passive defaults."""
 
+    # class constants (ClassVar: a compiled agent must not make them fields of each instance)
     name: ClassVar[str] = "agent"
-    unsaved: ClassVar[tuple[str, ...]] = ()  # attributes seat_at derives again: a saved game skips them
+    unsaved: ClassVar[tuple[str, ...]] = ()  # attributes seat_at derives: a save skips them
     attentive: ClassVar[bool] = True  # claims rent at all
-    claim_delay: ClassVar[int] = 0  # following players who roll before it claims (rent_claim_window)
+    claim_delay: ClassVar[int] = 0  # players who roll before it claims (rent_claim_window)
 
     def seat_at(self, game: Game, seat: int) -> None:
         """Called once when the game seats the agent."""
@@ -139,8 +139,9 @@ class DefaultAgent(Agent):
         self._bid_value = 0
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
-    unsaved: ClassVar[tuple[str, ...]] = ("_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
-               "_lift_first")
+    unsaved: ClassVar[tuple[str, ...]] = (
+        "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level", "_lift_first",
+    )
 
     def seat_at(self, game: Game, seat):
         # derived once per rulebook, shared by every default agent of every game
