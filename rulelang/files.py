@@ -30,6 +30,7 @@ INSTALLED = Path(__file__).with_name("rulesets")
 # still checks; anything larger is refused unread.
 MAX_BYTES = 16 * 1024 * 1024
 
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFO to block on
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe (FIFO)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
           (stat.S_ISSOCK, "a socket"))
@@ -49,10 +50,13 @@ def _not_regular(path: str, mode: int) -> RuleError:
                      "to a file and give its path")
 
 
-def _nul(path: str) -> RuleError:
+def _nul_message(path: str) -> str:
     shown = path.replace("\0", "\\0")
-    return RuleError("E401", f"the path '{shown}' contains a NUL character, which no file "
-                     "name can have", _nowhere(shown))
+    return f"the path '{shown}' contains a NUL character, which no file name can have"
+
+
+def _nul(path: str) -> RuleError:
+    return RuleError("E401", _nul_message(path), _nowhere(path.replace("\0", "\\0")))
 
 
 def read_rules(path: str, shown: str | None = None, limit: int = MAX_BYTES) -> bytes:
@@ -73,7 +77,8 @@ def read_rules(path: str, shown: str | None = None, limit: int = MAX_BYTES) -> b
 
 
 def _open(path: str, shown: str) -> int:
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    # O_NONBLOCK: opening a FIFO that no one writes to returns at once instead of waiting
+    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         return os.open(path, flags)
     except FileNotFoundError:
@@ -96,7 +101,8 @@ def _read(fd: int, shown: str, limit: int) -> bytes:
             raise _not_regular(shown, info.st_mode)
         if info.st_size > limit:
             raise _too_large(shown, f"{info.st_size:,} bytes", limit)
-        os.set_blocking(fd, True)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -165,7 +171,7 @@ class Library:
         written = ext.path.value
         span = ext.path.span
         if "\0" in written:
-            raise RuleError("E401", _nul(written).diagnostic.message, span,
+            raise RuleError("E401", _nul_message(written), span,
                             hint="remove the NUL character from the path")
         here = os.path.normpath(os.path.join(os.path.dirname(extending), written))
         candidates = [here] + [os.path.normpath(os.path.join(d, written)) for d in self.search]
@@ -174,8 +180,8 @@ class Library:
                 return candidate
         if self.allows(here):
             return here  # missing: reading it says so (E401)
-        raise RuleError("E419", f"the file '{written}' is outside the directories a rulebook may read",
-                        span, hint=self._hint(written))
+        raise RuleError("E419", f"the file '{written}' is outside the directories a "
+                        "rulebook may read", span, hint=self._hint(written))
 
     def _hint(self, written: str) -> str:
         name = os.path.basename(written)

@@ -3,8 +3,9 @@
 The only module that imports Lark. The LALR parser is built once per process; Lark pickles
 its tables in the user's private cache directory (`rulelang.cache`), never in the shared
 temporary directory, and loads them only from a file no other user can have written. Lark
-trees never leave this module: a transformer builds the frozen nodes of `rulelang.ast`, each with the span of its own text, and every
-Lark exception becomes a coded `RuleError` (worded by `rulelang.parse_errors`).
+trees never leave this module: a transformer builds the frozen nodes of `rulelang.ast`, each
+with the span of its own text, and every Lark exception becomes a coded `RuleError` (worded
+by `rulelang.parse_errors`).
 """
 
 from __future__ import annotations
