@@ -51,18 +51,25 @@ __all__ = [
 ]
 
 
-def check(path: str, options=(), parameters=None) -> list[Diagnostic]:
-    """Every diagnostic for a rules file (and the files it extends), sorted by position."""
-    return _check_stage.check_path(path, options, _overrides(parameters))[1]
+def check(path: str, options=(), parameters=None, include_path=()) -> list[Diagnostic]:
+    """Every diagnostic for a rules file (and the files it extends), sorted by position.
+
+    include_path: a directory or a list of directories where an `extends` may also find its
+    file (after the extending file's own directory, before the installed rulebooks).
+    """
+    return _check_stage.check_path(path, options, _overrides(parameters), include_path)[1]
 
 
-def load(path: str, options=(), parameters=None) -> "Rulebook":
+def load(path: str, options=(), parameters=None, include_path=()) -> "Rulebook":
     """Parse, resolve, check and compile a rules file; RuleErrors if it has errors.
 
     parameters maps a parameter's name to its value as written in a rules file or on the
     command line (`{"time_limit": "60"}`); it must be declared with `parameter` in the file.
+    include_path: as for `check`. A rulebook reads only regular files of at most 16 MiB,
+    under its own directory, the include paths and the installed rulebooks (docs/language.md).
     """
-    program, diagnostics = _check_stage.check_path(path, options, _overrides(parameters))
+    program, diagnostics = _check_stage.check_path(path, options, _overrides(parameters),
+                                                   include_path)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or program is None:
         raise RuleErrors(errors)

@@ -72,18 +72,19 @@ _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the pe
                 ast.Text: "the text"}
 
 
-def check_path(path: str, options: Iterable[str] = (),
-               overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program | None,
-                                                           list[Diagnostic]]:
+def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.Set] = (),
+               include_path: Iterable[str] = ()) -> tuple[ast.Program | None,
+                                                          list[Diagnostic]]:
     """Parse, resolve and check `path`; any stage's errors come back as diagnostics.
 
-    overrides are the `--set NAME=VALUE` of a command line (parse.parse_override).
+    overrides are the `--set NAME=VALUE` of a command line (parse.parse_override);
+    include_path the directories an `extends` may also name files in (files.Library).
     The items of an option that is off are checked too, by checking the rulebook again with
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
     try:
-        chain = load_chain(str(path))
+        chain = load_chain(str(path), include_path)
         overrides = tuple(overrides)
         program, errors = merge(chain, options, overrides)
     except RuleError as e:

@@ -1,23 +1,29 @@
 """Text to AST: `parse_text` turns one rules file into an `ast.File` or raises `RuleError(s)`.
 
-The only module that imports Lark. The LALR parser is built once per process and its tables
-are cached on disk by Lark (`cache=True`). Lark trees never leave this module: a transformer
-builds the frozen nodes of `rulelang.ast`, each with the span of its own text, and every
-Lark exception becomes a coded `RuleError` (worded by `rulelang.parse_errors`).
+The only module that imports Lark. The LALR parser is built once per process; Lark pickles
+its tables in the user's private cache directory (`rulelang.cache`), never in the shared
+temporary directory, and loads them only from a file no other user can have written. Lark
+trees never leave this module: a transformer builds the frozen nodes of `rulelang.ast`, each
+with the span of its own text, and every Lark exception becomes a coded `RuleError` (worded
+by `rulelang.parse_errors`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from pathlib import Path
 
 import attrs
 
+import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
-from rulelang import ast, parse_errors
+from rulelang import ast, cache, parse_errors
 from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
+from rulelang.files import read_rules
 from rulelang.recover import recover, without_comment
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE"]
@@ -86,30 +92,31 @@ _indenter = _Indenter()
 def _get_parser() -> Lark:
     global _parser
     if _parser is None:
+        grammar = _GRAMMAR.read_text(encoding="utf-8")
+        # Lark checks the grammar and its options against the file's first line; the name
+        # keeps the caches of different grammars (other versions of rulelang) apart.
+        key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}"
+                             .encode("utf-8")).hexdigest()[:24]
+        path = cache.private_file(f"parser-{key}.lark")
         _parser = Lark(
-            _GRAMMAR.read_text(encoding="utf-8"),
+            grammar,
             parser="lalr",
             lexer="contextual",
             postlex=_indenter,
             propagate_positions=_SkipLayout(),
             maybe_placeholders=False,
-            cache=True,
+            cache=path or False,
         )
+        if path is not None:
+            cache.protect(path)
     return _parser
 
 
-def read_source(path: str) -> str:
-    """The text of a rules file; unreadable files and non-UTF-8 bytes become RuleError."""
-    try:
-        data = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise RuleError("E401", f"the path '{path}' is a directory, not a rules file",
-                        ast.Span(path, 0, 0, 0, 0)) from None
-    except FileNotFoundError:
-        raise RuleError("E401", f"no such file '{path}'", ast.Span(path, 0, 0, 0, 0)) from None
-    except OSError as e:
-        raise RuleError("E401", f"cannot read '{path}': {e.strerror or e}",
-                        ast.Span(path, 0, 0, 0, 0)) from None
+def read_source(path: str, shown: str | None = None) -> str:
+    """The text of a rules file; a file `files.read_rules` refuses and non-UTF-8 bytes
+    become RuleError. `shown` is the path to name in messages and spans (default: path)."""
+    shown = str(path) if shown is None else shown
+    data = read_rules(str(path), shown)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -118,13 +125,14 @@ def read_source(path: str) -> str:
         column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
         raise RuleError(
             "E011", f"byte 0x{data[e.start]:02x} is not valid UTF-8",
-            ast.Span(path, line, column, line, column + 1),
+            ast.Span(shown, line, column, line, column + 1),
             hint="save the file as UTF-8 text") from None
 
 
-def parse_file(path: str) -> ast.File:
-    """Read and parse one rules file."""
-    return parse_text(read_source(path), str(path))
+def parse_file(path: str, shown: str | None = None) -> ast.File:
+    """Read and parse one rules file (named `shown` in its spans, default: path)."""
+    shown = str(path) if shown is None else shown
+    return parse_text(read_source(path, shown), shown)
 
 
 def parse_text(text: str, path: str) -> ast.File:

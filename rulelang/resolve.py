@@ -20,6 +20,7 @@ import attrs
 
 from rulelang import ast
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
+from rulelang.files import Library
 from rulelang.parse import parse_file
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "did_you_mean"]
@@ -46,10 +47,10 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best is not None else None
 
 
-def resolve(path: str, options: Iterable[str] = (),
-            overrides: Iterable[ast.Set] = ()) -> ast.Program:
+def resolve(path: str, options: Iterable[str] = (), overrides: Iterable[ast.Set] = (),
+            include_path: Iterable[str] = ()) -> ast.Program:
     """The effective rulebook of `path` with the named options switched on."""
-    program, diagnostics = resolve_with_errors(path, options, overrides)
+    program, diagnostics = resolve_with_errors(path, options, overrides, include_path)
     errors = [d for d in diagnostics if d.is_error]
     if errors:
         raise RuleErrors(errors)
@@ -57,8 +58,9 @@ def resolve(path: str, options: Iterable[str] = (),
 
 
 def resolve_with_errors(path: str, options: Iterable[str] = (),
-                        overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program,
-                                                                    list[Diagnostic]]:
+                        overrides: Iterable[ast.Set] = (),
+                        include_path: Iterable[str] = ()) -> tuple[ast.Program,
+                                                                   list[Diagnostic]]:
     """Like `resolve`, but the mistakes it can step over come back as diagnostics.
 
     An override or a rename that targets nothing, an unknown option and a second board are
@@ -66,7 +68,7 @@ def resolve_with_errors(path: str, options: Iterable[str] = (),
     nothing come back too); an unreadable, unparsable or
     cyclic chain of files still raises RuleError(s).
     """
-    return merge(load_chain(str(path)), options, overrides)
+    return merge(load_chain(str(path), include_path), options, overrides)
 
 
 def merge(chain: list[ast.File], options: Iterable[str] = (),
@@ -110,14 +112,17 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
     ), errors
 
 
-def load_chain(path: str) -> list[ast.File]:
-    """The played file and the files it extends, played first; E401/E402 on a broken chain."""
+def load_chain(path: str, include_path: Iterable[str] = ()) -> list[ast.File]:
+    """The played file and the files it extends, played first; E401/E402 on a broken chain,
+    E419 for an `extends` outside the allowed directories (`files.Library`), E420/E421 for a
+    file that is not a regular file or is too large."""
+    library = Library.of(path, include_path)
     file = parse_file(path)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
         ext = file.extends
-        target = os.path.normpath(os.path.join(os.path.dirname(file.path), ext.path.value))
+        target = library.find(ext, file.path)
         real = os.path.realpath(target)
         if real in seen:
             loop = chain[chain.index(seen[real]):]
@@ -127,13 +132,15 @@ def load_chain(path: str) -> list[ast.File]:
                             notes=[(f"'{f.path}' extends '{f.extends.path.value}' here",
                                     f.extends.span) for f in loop[:-1]])
         try:
-            parent = parse_file(target)
+            # The real path is read (the one found inside an allowed directory), shown as found
+            parent = parse_file(real, shown=target)
         except RuleError as e:
-            if e.diagnostic.code != "E401":
+            code = e.diagnostic.code
+            if code not in ("E401", "E420", "E421"):
                 raise
-            raise RuleError("E401", f"cannot read '{ext.path.value}' "
-                            f"({e.diagnostic.message})", ext.path.span,
-                            hint=_nearby_rules(target)) from None
+            hint = _nearby_rules(target) if code == "E401" else e.diagnostic.hint
+            raise RuleError(code, f"cannot read '{ext.path.value}' "
+                            f"({e.diagnostic.message})", ext.path.span, hint=hint) from None
         seen[real] = parent
         chain.append(parent)
         file = parent

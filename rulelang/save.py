@@ -303,12 +303,14 @@ def save_game(game: Game, path: str | os.PathLike) -> None:
 
 def load_game(path: str | os.PathLike, agents: Sequence | None = None,
               rulebook: Rulebook | str | os.PathLike | None = None,
-              log: Callable[[str], None] | None = None) -> Game:
+              log: Callable[[str], None] | None = None, include_path=()) -> Game:
     """The game saved in `path`, ready to play on exactly as if it had never stopped.
 
     agents: instances for the seats (needed when a seat's agent is not a built-in one);
     rulebook: the compiled rulebook, or its file if it moved (loaded with the saved options);
-    by default it is loaded again from where the save says; log: where the events go next.
+    by default it is loaded again from where the save says, like a played file (its
+    `extends` under its directory, include_path and the installed rulebooks, as for
+    rulelang.load); log: where the events go next.
     """
     target = os.fspath(path)
     try:
@@ -320,12 +322,13 @@ def load_game(path: str | os.PathLike, agents: Sequence | None = None,
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveError(f"{target!r} is not a rulelang save: it is not UTF-8 text") from None
-    return loads(text, agents, rulebook, log, target)
+    return loads(text, agents, rulebook, log, target, include_path)
 
 
 def loads(text: str, agents: Sequence | None = None,
           rulebook: Rulebook | str | os.PathLike | None = None,
-          log: Callable[[str], None] | None = None, source: str = "the save") -> Game:
+          log: Callable[[str], None] | None = None, source: str = "the save",
+          include_path=()) -> Game:
     """The game saved in `text` (see load_game)."""
     where = repr(source) if source != "the save" else source
     body = _open(text, where)
@@ -335,7 +338,7 @@ def loads(text: str, agents: Sequence | None = None,
         problems = cattrs.transform_error(err, path="$.game")
         raise SaveError(f"{where} is not a valid save: " + "; ".join(problems[:3])) from None
     if not isinstance(rulebook, Rulebook):
-        rulebook = _load_rulebook(saved.rulebook, rulebook, where)
+        rulebook = _load_rulebook(saved.rulebook, rulebook, where, include_path)
     if list(rulebook.options) != saved.rulebook.options:
         raise SaveError(f"{where} was saved with the options {saved.rulebook.options} switched "
                         f"on, not {list(rulebook.options)}")
@@ -397,7 +400,7 @@ def _open(text: str, where: str) -> dict:
     return body
 
 
-def _load_rulebook(ref: RulebookRef, path, where: str) -> Rulebook:
+def _load_rulebook(ref: RulebookRef, path, where: str, include_path=()) -> Rulebook:
     """The saved rulebook, from `path` if given, else from where it was, with its options."""
     from . import RuleErrors, load  # the package imports this module
 
@@ -406,10 +409,10 @@ def _load_rulebook(ref: RulebookRef, path, where: str) -> Rulebook:
         raise SaveError(f"{where} plays the rulebook {path!r}, which is not there now; give "
                         "the rulebook's file (--rules FILE, or rulebook= from Python)")
     try:
-        return load(path, tuple(ref.options), tuple(ref.parameters))
+        return load(path, tuple(ref.options), tuple(ref.parameters), include_path)
     except RuleErrors as errors:
-        raise SaveError(f"{where} plays the rulebook {path!r}, which now has "
-                        f"{len(errors.diagnostics)} errors (rulelang check {path})") from None
+        raise SaveError(f"{where} plays the rulebook {path!r}, which cannot be loaded now: "
+                        f"{errors} (rulelang check {path})") from None
 
 
 def _seats(saved: list[SavedAgent], given: Sequence | None, where: str) -> list:

@@ -332,7 +332,7 @@ def test_a_played_rulebook_needs_a_board_and_dice(tmp_path):
 def test_unreadable_files_are_diagnostics(tmp_path):
     """A missing file, a directory and non-UTF-8 bytes each give one coded diagnostic."""
     (tmp_path / "latin1.rules").write_bytes(b'rulebook "Caf\xe9"\n')
-    cases = {str(tmp_path / "none.rules"): "E401", str(tmp_path): "E401",
+    cases = {str(tmp_path / "none.rules"): "E401", str(tmp_path): "E420",
              str(tmp_path / "latin1.rules"): "E011"}
     for path, code in cases.items():
         program, diags = check_path(path)
@@ -408,9 +408,9 @@ def test_cli_syntax_error(tmp_path):
 
 def test_cli_json_strict_and_options(tmp_path):
     """--format json lists diagnostics; --strict fails on warnings; --option is passed on."""
-    path = _write(tmp_path, "w.rules", 'rulebook "W"\nextends "../w2.rules"\n')
-    shutil.copy(RULESETS / "classic_board.rules", tmp_path.parent / "w2.rules")
-    path = _write(tmp_path, "w.rules", 'rulebook "W"\nextends "../w2.rules"\n'
+    (tmp_path / "lib").mkdir()
+    shutil.copy(RULESETS / "classic_board.rules", tmp_path / "lib" / "w2.rules")
+    path = _write(tmp_path, "w.rules", 'rulebook "W"\nextends "lib/w2.rules"\n'
                   'rule r:\n  when a player lands on "Luxury Tax": pay $75\n')
     runner = CliRunner()
     plain = runner.invoke(check_cmd, [path, "--format", "json"])

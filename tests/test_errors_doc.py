@@ -22,9 +22,12 @@ PAGE = ROOT / "docs" / "errors.md"
 SECTIONS = sections(PAGE.read_text(encoding="utf-8"))
 BLOCK = re.compile(r"^```(rules|sh)[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 ANNOTATION = re.compile(r"#\s*E:\s*(.+)$")
-# Codes that no rules snippet can show: bytes that are not UTF-8, command-line options. Their
-# examples are shell commands, run as written.
-COMMAND_LINE_ONLY = {"E011", "E017", "E406", "E418"}
+# Codes that no rules snippet can show: bytes that are not UTF-8, command-line options, a
+# file that is a pipe or too large. Their examples are shell commands, run as written.
+COMMAND_LINE_ONLY = {"E011", "E017", "E406", "E418", "E420", "E421"}
+# Codes without an annotated case in tests/data/check: a file over 16 MiB is not committed
+# (tests/test_files.py makes one).
+NOT_ANNOTATED = {"E421"}
 SNIPPET_HEAD = 'rulebook "Example"\nextends "classic_1961.rules"\n\n'
 
 
@@ -41,7 +44,8 @@ def _annotated_codes() -> set[str]:
 def test_registry_docs_and_test_data_list_the_same_codes():
     """CODES, the sections of docs/errors.md and the annotated rulebooks name the same codes."""
     assert list(SECTIONS) == list(CODES)
-    assert _annotated_codes() == set(CODES)
+    assert _annotated_codes() | NOT_ANNOTATED == set(CODES)
+    assert not _annotated_codes() & NOT_ANNOTATED
 
 
 def test_the_package_ships_the_page():

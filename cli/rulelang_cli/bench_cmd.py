@@ -13,6 +13,7 @@ import click
 
 from rulelang import RuleErrors, load, native, play_games
 
+from .options import include_path_option
 from .render import print_diagnostics
 
 
@@ -28,10 +29,11 @@ from .render import print_diagnostics
 @click.option("--check-runs", type=click.IntRange(0), default=5, show_default=True,
               help="also time `rulelang check FILE` in a fresh interpreter this many times")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
-def bench(file, games, repeat, players, agents, seed, check_runs, as_json):
+@include_path_option
+def bench(file, games, repeat, players, agents, seed, check_runs, as_json, include_path):
     """Median player-turns per second over REPEAT batches of GAMES games (log off)."""
     try:
-        rulebook = load(file)
+        rulebook = load(file, include_path=include_path)
     except RuleErrors as errors:
         print_diagnostics(errors.diagnostics)
         sys.exit(1)
@@ -60,8 +62,9 @@ def bench(file, games, repeat, players, agents, seed, check_runs, as_json):
         times = []
         for _ in range(check_runs):
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "rulelang_cli.main", "check", file],
-                           capture_output=True, check=False)
+            includes = [arg for d in include_path for arg in ("--include-path", d)]
+            subprocess.run([sys.executable, "-m", "rulelang_cli.main", "check", file,
+                            *includes], capture_output=True, check=False)
             times.append(time.perf_counter() - start)
         figures["check_ms_median"] = round(statistics.median(times) * 1000)
     if as_json:

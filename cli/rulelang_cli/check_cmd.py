@@ -9,18 +9,16 @@ import click
 
 from rulelang.check import check_path
 from rulelang.diagnostics import RuleError, render, summary, to_json
+from rulelang.files import source_text
 from rulelang.parse import parse_override
 
+from .options import include_path_option
 from .render import usage_message
 
 
 def _read(path: str, cache: dict[str, str | None]) -> str | None:
     if path not in cache:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                cache[path] = f.read()
-        except OSError:
-            cache[path] = None
+        cache[path] = source_text(path)  # never blocks on a FIFO nor reads without bound
     return cache[path]
 
 
@@ -34,8 +32,9 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
               help="switch on an option of the rulebook (repeatable)")
 @click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
               help="check with a parameter agreed, e.g. time_limit=60 (repeatable)")
+@include_path_option
 def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ...],
-          parameters: tuple[str, ...]) -> None:
+          parameters: tuple[str, ...], include_path: tuple[str, ...]) -> None:
     """Check rulebooks: syntax, names, types, the board, the decks, the settings, the
     overrides, dead and clashing rules, chains that never end, money and the end of the game.
 
@@ -52,7 +51,7 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
     except RuleError as e:
         raise click.BadParameter(usage_message(e.diagnostics), param_hint="--set") from None
     for path in files:
-        _, diags = check_path(path, options, overrides)
+        _, diags = check_path(path, options, overrides, include_path)
         errors = sum(d.is_error for d in diags)
         warnings = len(diags) - errors
         failed = failed or errors > 0 or (strict and warnings > 0)

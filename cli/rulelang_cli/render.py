@@ -5,14 +5,11 @@ from __future__ import annotations
 import click
 
 from rulelang.diagnostics import render
+from rulelang.files import source_text
 
 
 def _source(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError):
-        return ""
+    return source_text(path) or ""  # never blocks on a FIFO nor reads without bound
 
 
 def usage_message(diagnostics) -> str:

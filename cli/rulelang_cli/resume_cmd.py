@@ -9,6 +9,7 @@ import click
 
 from rulelang import SaveError, load_game
 
+from .options import include_path_option
 from .run_cmd import check_save_options, game_outputs, play_on
 
 
@@ -16,13 +17,14 @@ from .run_cmd import check_save_options, game_outputs, play_on
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
               help="the rulebook's file, if it is no longer where the save says")
+@include_path_option
 @game_outputs
-def resume(save, rules_path, log_path, as_json, save_at, save_path):
+def resume(save, rules_path, include_path, log_path, as_json, save_at, save_path):
     """Resume the game saved in SAVE and play it to the end (or to --save-at)."""
     check_save_options(save_at, save_path)
     sink = []  # the log file, opened once the save has loaded: a bad save overwrites nothing
     try:
-        game = load_game(save, rulebook=rules_path,
+        game = load_game(save, rulebook=rules_path, include_path=include_path,
                          log=(lambda line: sink[0].write(line + "\n")) if log_path else None)
     except SaveError as err:
         click.echo(f"error: {err}", err=True)

@@ -15,6 +15,7 @@ from rulelang.parse import COMMAND_LINE
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
 
+from .options import include_path_option
 from .render import print_diagnostics, usage_message
 
 
@@ -48,15 +49,16 @@ def game_outputs(command):
 @click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")
 @click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
               help="agree a parameter of the rulebook before the game, e.g. time_limit=60")
+@include_path_option
 @game_outputs
-def run(file, players, seed, games, max_turns, agents, options, parameters, log_path,
-        as_json, save_at, save_path):
+def run(file, players, seed, games, max_turns, agents, options, parameters, include_path,
+        log_path, as_json, save_at, save_path):
     """Play FILE headlessly: one game, or a batch with --games."""
     check_save_options(save_at, save_path)
     if games is not None and save_at is not None:
         raise click.UsageError("--save-at saves one game: it cannot be used with --games")
     try:
-        rulebook = load(file, options, parameters)
+        rulebook = load(file, options, parameters, include_path)
     except (RuleError, RuleErrors) as errors:
         usage = [d for d in errors.diagnostics if d.span.file == COMMAND_LINE]
         if usage:

@@ -1,0 +1,193 @@
+"""The files a rulebook may read: `read_rules` reads only a regular file of bounded size, and
+`Library.find` turns an `extends` path into a file under the allowed directories, or a coded
+RuleError that never shows (nor opens) the file it names.
+
+The allowed directories are the played file's directory and everything under it, each
+include path (`--include-path DIR`) and the rulebooks installed with rulelang. An `extends`
+path is looked up relative to the extending file, then in each include path in order, then in
+the installed rulebooks; the first file that exists and whose real path (symbolic links
+resolved) lies inside an allowed directory wins.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Iterable
+
+from attrs import frozen
+
+from rulelang import ast
+from rulelang.diagnostics import RuleError
+
+__all__ = ["INSTALLED", "MAX_BYTES", "Library", "read_rules", "source_text"]
+
+# The rulebooks shipped with rulelang: `rulelang/rulesets` is a link to the top-level
+# rulesets/ in a source tree, and a copy of it in an installed package.
+INSTALLED = Path(__file__).with_name("rulesets")
+# A rules file is text: the largest shipped one is under 100 kB, a generated one of 10 MB
+# still checks; anything larger is refused unread.
+MAX_BYTES = 16 * 1024 * 1024
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFO to block on
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe (FIFO)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def _nowhere(path: str) -> ast.Span:
+    return ast.Span(path, 0, 0, 0, 0)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _not_regular(path: str, mode: int) -> RuleError:
+    return RuleError("E420", f"the file '{path}' is {_kind(mode)}, not a regular file",
+                     _nowhere(path), hint="a rules file is an ordinary file: save the rules "
+                     "to a file and give its path")
+
+
+def _nul_message(path: str) -> str:
+    shown = path.replace("\0", "\\0")
+    return f"the path '{shown}' contains a NUL character, which no file name can have"
+
+
+def _nul(path: str) -> RuleError:
+    return RuleError("E401", _nul_message(path), _nowhere(path.replace("\0", "\\0")))
+
+
+def read_rules(path: str, shown: str | None = None, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a rules file: E401 unreadable, E420 not a regular file, E421 too large.
+
+    The file is opened without blocking (a FIFO with no writer does not hang the open) and
+    checked on the opened descriptor; at most limit + 1 bytes are ever read, so a file that
+    grows while it is read is refused too. Messages name the file `shown` (default: path).
+    """
+    path = os.fspath(path)
+    if "\0" in path:
+        raise _nul(path)
+    fd = _open(path, shown or path)
+    try:
+        return _read(fd, shown or path, limit)
+    finally:
+        os.close(fd)
+
+
+def _open(path: str, shown: str) -> int:
+    # O_NONBLOCK: opening a FIFO that no one writes to returns at once instead of waiting
+    flags = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(path, flags)
+    except FileNotFoundError:
+        raise RuleError("E401", f"no such file '{shown}'", _nowhere(shown)) from None
+    except OSError as e:
+        try:  # a socket cannot be opened at all (ENXIO): say what it is
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise _not_regular(shown, mode) from None
+        raise RuleError("E401", f"cannot read '{shown}': {e.strerror or e}",
+                        _nowhere(shown)) from None
+
+
+def _read(fd: int, shown: str, limit: int) -> bytes:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _not_regular(shown, info.st_mode)
+        if info.st_size > limit:
+            raise _too_large(shown, f"{info.st_size:,} bytes", limit)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise _too_large(shown, "growing while it is read", limit)
+        return b"".join(chunks)
+    except OSError as e:
+        raise RuleError("E401", f"cannot read '{shown}': {e.strerror or e}",
+                        _nowhere(shown)) from None
+
+
+def _too_large(path: str, size: str, limit: int) -> RuleError:
+    return RuleError("E421", f"the file '{path}' is {size}: larger than the {limit >> 20} MiB "
+                     "a rules file may have", _nowhere(path),
+                     hint="a rulebook is text: split it into files that extend each other")
+
+
+def source_text(path: str) -> str | None:
+    """The text of a file for showing a diagnostic's source line, or None if it is not a
+    rules file that `read_rules` would read (never blocks, never reads without bound)."""
+    try:
+        return read_rules(path).decode("utf-8", "replace")
+    except RuleError:
+        return None
+
+
+def _inside(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+@frozen
+class Library:
+    """Where the files of one rulebook may come from: the allowed directories, as real paths,
+    and the directories an `extends` path is looked up in after the extending file's own."""
+
+    roots: tuple[str, ...]
+    search: tuple[str, ...]
+    played: str = "."  # the played file's directory, for the hint of E419
+
+    @classmethod
+    def of(cls, played: str, include_path: Iterable[str | os.PathLike] = ()) -> "Library":
+        """The library of the played file `played` with the given include paths."""
+        if isinstance(include_path, (str, os.PathLike)):
+            include_path = (include_path,)
+        search = tuple(os.path.normpath(os.fspath(d)) for d in include_path)
+        for d in search:
+            if "\0" in d:
+                raise _nul(d)
+        search += (os.path.realpath(INSTALLED),)
+        top = os.path.dirname(os.path.abspath(played)) if "\0" not in played else "."
+        roots = tuple(dict.fromkeys(os.path.realpath(d) for d in (top, *search)))
+        return cls(roots, search, top)
+
+    def allows(self, path: str) -> bool:
+        """Whether `path`, symbolic links resolved, lies in an allowed directory."""
+        real = os.path.realpath(path)
+        return any(_inside(real, root) for root in self.roots)
+
+    def find(self, ext: ast.Extends, extending: str) -> str:
+        """The file an `extends` names, as a path to show (a missing one if the path lies
+        in an allowed directory, for E401); E419 at the extends path if it lies outside."""
+        written = ext.path.value
+        span = ext.path.span
+        if "\0" in written:
+            raise RuleError("E401", _nul_message(written), span,
+                            hint="remove the NUL character from the path")
+        here = os.path.normpath(os.path.join(os.path.dirname(extending), written))
+        candidates = [here] + [os.path.normpath(os.path.join(d, written)) for d in self.search]
+        for candidate in dict.fromkeys(candidates):
+            if os.path.lexists(candidate) and self.allows(candidate):
+                return candidate
+        if self.allows(here):
+            return here  # missing: reading it says so (E401)
+        raise RuleError("E419", f"the file '{written}' is outside the directories a "
+                        "rulebook may read", span, hint=self._hint(written))
+
+    def _hint(self, written: str) -> str:
+        name = os.path.basename(written)
+        if name and (INSTALLED / name).is_file():
+            return f"the installed rulebook is found by its name alone: extends \"{name}\""
+        includes = "".join(f", '{d}'" for d in self.search[:-1])
+        return (f"a rulebook extends files under its own directory '{self.played}'{includes} "
+                f"and the installed rulebooks '{self.search[-1]}'; name another directory "
+                "with --include-path DIR")

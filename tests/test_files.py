@@ -1,0 +1,390 @@
+"""The files a rulebook may read: `extends` only under the allowed directories (the played
+file's, each `--include-path`, the installed rulebooks), only regular files of bounded size,
+never the content of anything else in any output; and the parser's cache only from a private
+directory of the current user."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import resource
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import save
+
+ROOT = Path(__file__).resolve().parent.parent
+CANARY = "CANARY-0b5e-never-shown"
+TIMEOUT = 20  # seconds: a FIFO or /dev/zero read for ever shows as a timeout, not a hang
+CLASSIC = "classic_1961.rules"
+
+
+def _limits() -> None:
+    # A child reading /dev/zero runs out of memory quickly instead of swapping the machine.
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "RULELANG_CANARY": CANARY, **extra}
+
+
+def _run(args, cwd=None, env=None, stdin=None, timeout=TIMEOUT) -> subprocess.CompletedProcess:
+    """A child Python; no output of it may show the canary or a traceback."""
+    try:
+        done = subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                              errors="replace", cwd=cwd, env=env or _env(),
+                              stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                              timeout=timeout, preexec_fn=_limits)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{args} did not end within {timeout} s")
+    out = done.stdout + done.stderr
+    assert CANARY not in out, out[:2000]
+    assert "Traceback" not in out, out[-3000:]
+    return done
+
+
+def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return _run(["-m", "rulelang_cli.main", *args], **kw)
+
+
+_API = textwrap.dedent("""
+    import json, sys
+    import rulelang
+    path, include = sys.argv[1], sys.argv[2:]
+    codes = [d.code for d in rulelang.check(path, include_path=include)]
+    try:
+        rulelang.load(path, include_path=include)
+        loaded = []
+    except rulelang.RuleErrors as e:
+        loaded = [d.code for d in e.diagnostics]
+    print(json.dumps({"check": codes, "load": loaded}))
+""")
+
+
+def _api(path: str, *include: str, **kw) -> dict[str, list[str]]:
+    """rulelang.check and rulelang.load of `path`, in a child (a hang or a memory blow-up of
+    the code under test must not take the test session with it)."""
+    done = _run(["-c", _API, path, *include], **kw)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _rulebook(path: Path, extends: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(f'rulebook "R"\nextends "{extends}"\n'.encode("utf-8",
+                                                                   "surrogateescape"))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory) -> Path:
+    """tmp/secret.txt (the canary, outside the tree); tmp/game/ the rulebooks' own tree."""
+    top = tmp_path_factory.mktemp("files")
+    _write(top / "secret.txt", f"{CANARY}\nroot:x:0:0:{CANARY}:/root:/bin/bash\n")
+    _write(top / "shared" / "base.rules", f'rulebook "Base"\nextends "{CLASSIC}"\n')
+    game = top / "game"
+    _write(game / "lib" / "parent.rules", f'rulebook "Parent"\nextends "{CLASSIC}"\n')
+    (game / "link.rules").symlink_to(top / "secret.txt")
+    (game / "out").symlink_to(top, target_is_directory=True)
+    os.mkfifo(game / "pipe.rules")
+    with open(game / "big.rules", "wb") as f:  # sparse: 17 MiB of nothing, written at once
+        f.write(b'rulebook "Big"\n')
+        f.truncate(17 << 20)
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(game / "sock.rules"))
+    finally:
+        sock.close()
+    return top
+
+
+# The `extends` of a rulebook in tmp/game/, and the code it must give.
+HOSTILE_EXTENDS = {
+    "dotdot": ("../secret.txt", "E419"),
+    "dotdot_deep": ("../" * 12 + "etc/passwd", "E419"),
+    "absolute": ("{top}/secret.txt", "E419"),
+    "etc_passwd": ("/etc/passwd", "E419"),
+    "proc_environ": ("/proc/self/environ", "E419"),
+    "symlink_out": ("link.rules", "E419"),
+    "symlinked_dir": ("out/secret.txt", "E419"),
+    "dev_zero": ("/dev/zero", "E419"),
+    "dev_stdin": ("/dev/stdin", "E419"),
+    "fifo": ("pipe.rules", "E420"),
+    "directory": ("lib", "E420"),
+    "socket": ("sock.rules", "E420"),
+    "oversize": ("big.rules", "E421"),
+    "nul": ("a\x00b.rules", "E401"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_EXTENDS))
+def test_a_hostile_extends_is_a_coded_error(case, tree):
+    """check, load, `rulelang check` and `rulelang run`: the code, exit 1, no content shown."""
+    target, code = HOSTILE_EXTENDS[case]
+    path = _rulebook(tree / "game" / f"{case}.rules", target.format(top=tree))
+    api = _api(str(path))
+    assert code in api["check"] and code in api["load"], api
+    for command in ("check", "run"):
+        done = _cli(command, str(path), "--include-path", str(tree / "shared"))
+        assert done.returncode == 1, done
+        assert f"[{code}]" in done.stdout + done.stderr
+    if code == "E419":
+        done = _cli("check", str(path))
+        assert "--include-path" in done.stdout and "outside" in done.stdout
+
+
+def test_the_error_points_at_the_extends_string(tree):
+    """E419 is reported at the path of `extends`, in the extending file."""
+    path = _rulebook(tree / "game" / "where.rules", "../secret.txt")
+    (d,) = rulelang.check(str(path))
+    assert (d.code, d.span.file, d.span.line, d.span.column) == ("E419", str(path), 2, 9)
+    assert CANARY not in d.message + (d.hint or "")
+
+
+# A played file that is not a regular file, or too large, and the code it must give.
+HOSTILE_PLAYED = {
+    "fifo": ("game/pipe.rules", "E420"),
+    "directory": ("game/lib", "E420"),
+    "socket": ("game/sock.rules", "E420"),
+    "dev_zero": ("/dev/zero", "E420"),
+    "oversize": ("game/big.rules", "E421"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_PLAYED))
+def test_a_played_file_must_be_a_regular_file_of_bounded_size(case, tree):
+    """The played file itself: a FIFO, a directory, /dev/zero, 17 MiB are refused, not read."""
+    name, code = HOSTILE_PLAYED[case]
+    path = str(tree / name)
+    api = _api(path)
+    assert api["check"] == [code] and api["load"] == [code], api
+    for command in ("check", "run"):
+        done = _cli(command, path)
+        if case == "directory":  # the command line refuses it first
+            assert done.returncode == 2 and "Usage" in done.stderr
+        else:
+            assert done.returncode == 1 and f"[{code}]" in done.stdout + done.stderr, done
+
+
+def test_standard_input_is_refused_not_waited_for(tree):
+    """`rulelang check /dev/stdin` with a pipe no one writes to or closes: E420 at once."""
+    read, write = os.pipe()
+    try:
+        for command in ("check", "run"):
+            done = _cli(command, "/dev/stdin", stdin=read)
+            assert done.returncode == 1 and "[E420]" in done.stdout + done.stderr, done
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_a_nul_in_the_played_path_is_a_coded_error():
+    """rulelang.check("a\\0b") is E401, not a ValueError."""
+    (d,) = rulelang.check("a\x00b.rules")
+    assert d.code == "E401" and "NUL" in d.message
+    with pytest.raises(rulelang.RuleErrors) as e:
+        rulelang.load("a\x00b.rules")
+    assert [d.code for d in e.value.diagnostics] == ["E401"]
+
+
+def test_the_rendered_source_of_a_refused_file_is_never_read(tree):
+    """A diagnostic on a FIFO renders without its source, at once (no blocking open)."""
+    done = _cli("check", "--format", "text", str(tree / "game" / "pipe.rules"))
+    assert done.returncode == 1 and "[E420]" in done.stdout
+
+
+def test_include_path_finds_a_parent(tree):
+    """--include-path DIR (and include_path=) adds a directory to search and to read from."""
+    by_name = _rulebook(tree / "game" / "by_name.rules", "base.rules")
+    by_path = _rulebook(tree / "game" / "by_path.rules", "../shared/base.rules")
+    shared = str(tree / "shared")
+    for path in (by_name, by_path):
+        assert [d.code for d in rulelang.check(str(path)) if d.is_error] in (["E401"], ["E419"])
+        assert [d for d in rulelang.check(str(path), include_path=[shared]) if d.is_error] == []
+        assert rulelang.load(str(path), include_path=(shared,)).title == "R"
+        assert _cli("check", str(path), "-I", shared).returncode == 0
+        done = _cli("run", str(path), "--include-path", shared, "--players", "3",
+                    "--max-turns", "50", "--json")
+        assert done.returncode == 0 and json.loads(done.stdout)["ruleset"] == "R"
+
+
+def test_a_file_of_the_tree_is_found_by_absolute_path(tree):
+    """An absolute path inside the rulebook's own tree is accepted."""
+    path = _rulebook(tree / "game" / "abs.rules", str(tree / "game" / "lib" / "parent.rules"))
+    assert [d for d in rulelang.check(str(path)) if d.is_error] == []
+
+
+def test_an_include_path_must_be_a_directory(tree):
+    """A missing --include-path is a usage error (exit 2), never a traceback."""
+    path = str(tree / "game" / "lib" / "parent.rules")
+    for command in ("check", "run"):
+        done = _cli(command, path, "--include-path", str(tree / "nowhere"))
+        assert done.returncode == 2 and "Usage" in done.stderr
+
+
+def test_an_installed_rulebook_is_found_by_name_from_anywhere(tmp_path):
+    """`extends "classic_1961.rules"` from an unrelated directory finds the installed one."""
+    path = _rulebook(tmp_path / "elsewhere" / "mine.rules", CLASSIC)
+    assert [d for d in rulelang.check(str(path)) if d.is_error] == []
+    assert rulelang.load(str(path)).files[1].endswith(CLASSIC)
+    done = _cli("check", "mine.rules", cwd=tmp_path / "elsewhere")
+    assert done.returncode == 0, done
+
+
+def test_the_house_rules_still_extend_their_parent():
+    """The shipped house rules (`extends "../classic_1961.rules"`) check clean."""
+    for path in sorted((ROOT / "rulesets" / "house").glob("*.rules")):
+        assert [d for d in rulelang.check(str(path)) if d.is_error] == [], path
+    done = _cli("check", *sorted(str(p) for p in (ROOT / "rulesets" / "house").glob("*.rules")))
+    assert done.returncode == 0, done
+
+
+def test_a_nearer_file_wins_over_an_installed_one(tmp_path):
+    """The extending file's directory is searched first, then the include paths."""
+    shutil.copy(ROOT / "rulesets" / CLASSIC, tmp_path / CLASSIC)
+    _write(tmp_path / "classic_board.rules",
+           (ROOT / "rulesets" / "classic_board.rules").read_text(encoding="utf-8"))
+    path = _rulebook(tmp_path / "mine.rules", CLASSIC)
+    assert rulelang.load(str(path)).files[1] == str(tmp_path / CLASSIC)
+
+
+def test_resume_reads_the_saved_rulebook_under_the_same_rules(tree, tmp_path):
+    """A save's rulebook is loaded like a played file: its include paths, and nothing outside."""
+    path = _rulebook(tree / "game" / "saved.rules", "base.rules")
+    shared = str(tree / "shared")
+    done = _cli("run", str(path), "-I", shared, "--players", "3", "--save-at", "3",
+                "--save", str(tmp_path / "g.json"))
+    assert done.returncode == 0, done
+    ok = _cli("resume", str(tmp_path / "g.json"), "--include-path", shared, "--json")
+    assert ok.returncode == 0, ok
+    game = rulelang.load_game(tmp_path / "g.json", include_path=[shared])
+    assert game.rulebook.title == "R"
+    missing = _cli("resume", str(tmp_path / "g.json"))
+    assert missing.returncode == 1
+    # A save edited to play a rulebook that extends a file outside its tree.
+    evil = _rulebook(tree / "game" / "evil_saved.rules", "../secret.txt")
+    doc = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    doc["game"]["rulebook"]["path"] = str(evil)
+    doc["checksum"] = save._checksum(doc["game"])
+    (tmp_path / "evil.json").write_text(json.dumps(doc), encoding="utf-8")
+    refused = _cli("resume", str(tmp_path / "evil.json"), "-I", shared)
+    assert refused.returncode == 1 and "E419" in refused.stderr, refused
+    with pytest.raises(rulelang.SaveError, match="E419"):
+        rulelang.load_game(tmp_path / "evil.json")
+    assert _cli("resume", str(tmp_path / "g.json"), "--rules",
+                str(tree / "game" / "pipe.rules")).returncode == 1
+
+
+# ---------------------------------------------------------------- the parser's cache
+
+
+class _Plant:
+    """A pickle that makes a directory when it is loaded: proof that a file was unpickled."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (self.marker,))
+
+
+def _planted(marker: Path) -> bytes:
+    return b"0" * 64 + b"\n" + pickle.dumps(_Plant(str(marker)))
+
+
+_OLD_CACHE = textwrap.dedent("""
+    # The parser built as rulelang has long built it, with Lark's cache=True: the file it
+    # writes in the temporary directory has a name anyone can predict.
+    from lark import Lark
+    from rulelang import parse
+    Lark(parse._GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+         postlex=parse._Indenter(), propagate_positions=parse._SkipLayout(),
+         maybe_placeholders=False, cache=True)
+""")
+
+
+def test_a_pickle_planted_in_the_shared_temporary_directory_is_not_loaded(tmp_path):
+    """A file at Lark's predictable path in /tmp is never unpickled by `rulelang check`."""
+    shared_tmp, home = tmp_path / "tmp", tmp_path / "home"
+    shared_tmp.mkdir()
+    env = _env(TMPDIR=str(shared_tmp), XDG_CACHE_HOME=str(home / ".cache"), HOME=str(home))
+    _run(["-c", _OLD_CACHE], env=env)
+    (predictable,) = shared_tmp.glob(".lark_cache_*")
+    for f in shared_tmp.iterdir():
+        f.write_bytes(_planted(tmp_path / "pwned"))
+    done = _cli("check", str(ROOT / "rulesets" / CLASSIC), env=env)
+    assert done.returncode == 0, done
+    assert not (tmp_path / "pwned").exists(), f"{predictable.name} was unpickled"
+    assert list(shared_tmp.iterdir()) == [predictable], "the cache is still written to /tmp"
+
+
+def _cache_file(home: Path) -> Path:
+    (path,) = (home / ".cache" / "rulelang").iterdir()
+    return path
+
+
+def test_the_cache_lives_in_a_private_directory_and_a_writable_one_is_refused(tmp_path):
+    """The cache is ~/.cache/rulelang (0700); a cache file others could write is not loaded."""
+    home = tmp_path / "home"
+    env = _env(HOME=str(home), TMPDIR=str(tmp_path))
+    env.pop("XDG_CACHE_HOME", None)
+    rules = str(ROOT / "rulesets" / CLASSIC)
+    assert _cli("check", rules, env=env).returncode == 0
+    folder, cached = home / ".cache" / "rulelang", _cache_file(home)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(cached.stat().st_mode) & 0o077 == 0
+    # Control: a planted file that only its owner can write is trusted, so the plant works.
+    cached.write_bytes(_planted(tmp_path / "trusted"))
+    assert _cli("check", rules, env=env).returncode == 0
+    assert (tmp_path / "trusted").exists(), "the planted pickle would not run: a vacuous test"
+    # Writable by the group or by others: refused (and replaced by a fresh cache).
+    for mode in (0o664, 0o646):
+        cached = _cache_file(home)
+        cached.write_bytes(_planted(tmp_path / f"pwned{mode:o}"))
+        cached.chmod(mode)
+        assert _cli("check", rules, env=env).returncode == 0
+        assert not (tmp_path / f"pwned{mode:o}").exists()
+    # A folder that others could write is made private before anything in it is trusted.
+    folder.chmod(0o777)
+    assert _cli("check", rules, env=env).returncode == 0
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="giving a file to another user needs root")
+def test_a_cache_file_of_another_user_is_refused(tmp_path):
+    """A cache file owned by someone else is not loaded, whatever its mode."""
+    home = tmp_path / "home"
+    env = _env(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
+    rules = str(ROOT / "rulesets" / CLASSIC)
+    assert _cli("check", rules, env=env).returncode == 0
+    cached = _cache_file(home)
+    cached.write_bytes(_planted(tmp_path / "pwned"))
+    cached.chmod(0o600)
+    os.chown(cached, 4242, 4242)
+    assert _cli("check", rules, env=env).returncode == 0
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_without_a_writable_home_the_parser_is_built_in_memory(tmp_path):
+    """An unwritable cache directory: `rulelang check` still works, and writes nothing."""
+    blocker = _write(tmp_path / "not_a_dir", "x")
+    env = _env(HOME=str(blocker), XDG_CACHE_HOME=str(blocker / "cache"), TMPDIR=str(tmp_path))
+    done = _cli("check", str(ROOT / "rulesets" / CLASSIC), env=env)
+    assert done.returncode == 0, done
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not_a_dir"]
