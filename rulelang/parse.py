@@ -254,14 +254,14 @@ def _example_label(e: UnexpectedToken, parser: Lark) -> str | None:
 def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> RuleError:
     expected = [(name, _literal(parser, name)) for name in _expected(e)]
     if isinstance(e, UnexpectedCharacters):
-        line_text = text.splitlines()[e.line - 1] if e.line >= 1 else ""
+        line_text = text.split("\n")[e.line - 1] if e.line >= 1 else ""
         span = ast.Span(path, e.line, e.column, e.line, e.column + 1)
         return parse_errors.unexpected_character(
             text[e.pos_in_stream], span, line_text[e.column - 1:], expected)
     token = getattr(e, "token", None)
     if not isinstance(e, UnexpectedToken) or token is None or token.type == "$END":
         return parse_errors.unexpected_eof(_end_of_file(text, path), expected,
-                                           _opener(text, len(text.splitlines()) + 1))
+                                           _opener(text, text.count("\n") + 1))
     if token.type == "_NL":
         span = ast.Span(path, token.line, token.column, token.line, token.column + 1)
     elif token.type in ("_INDENT", "_DEDENT"):
@@ -279,7 +279,7 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
 
 def _opener(text: str, line: int) -> tuple[int, str] | None:
     """The last non-blank line before `line` (1-based) if it opens a block: (number, text)."""
-    lines = text.splitlines()
+    lines = text.split("\n")  # as the lexer counts lines: never at U+2028, \f or NEL
     for i in range(min(line, len(lines) + 1) - 2, -1, -1):
         stripped = without_comment(lines[i]).strip()
         if stripped:
@@ -304,7 +304,7 @@ def _literal(parser: Lark, name: str) -> str | None:
 
 
 def _end_of_file(text: str, path: str) -> ast.Span:
-    lines = text.rstrip().splitlines() or [""]
+    lines = text.rstrip("\n\t \f").split("\n")
     line, column = len(lines), len(lines[-1]) + 1
     return ast.Span(path, line, column, line, column + 1)
 
