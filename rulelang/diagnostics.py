@@ -50,6 +50,7 @@ CODES: dict[str, str] = {
     "E015": "block without indented lines",
     "E016": "value where a name was expected",
     "E017": "bad `--set NAME=VALUE`",
+    "E018": "blocks nested too deeply",
     "E101": "unknown setting",
     "E102": "unknown space kind",
     "E103": "unknown kind of space",
@@ -80,6 +81,7 @@ CODES: dict[str, str] = {
     "E206": "empty range",
     "E207": "named face not on the die",
     "E208": "bad die faces",
+    "E209": "list too long",
     "E250": "die without values where a number is needed",
     "E301": "inconsistent settings",
     "E302": "`keep to leave jail free` outside a card",
@@ -250,6 +252,9 @@ def source_lines(text: str) -> list[str]:
     return lines
 
 
+_EXCERPT_WIDTH = 200  # characters of a source line shown under a diagnostic
+
+
 @functools.lru_cache(maxsize=4)
 def _lines(text: str) -> list[str]:
     # A file with thousands of diagnostics is split once, not once per diagnostic.
@@ -271,16 +276,27 @@ def _excerpt(span: Span, text: str) -> list[str]:
         end = span.end_column
     else:
         end = max(len(line) + 1, start + 1)
+    # A very long line is shown as a window around the span.
+    cut = 0
+    prefix = suffix = ""
+    if len(line) > _EXCERPT_WIDTH:
+        cut = max(0, min(start - 1 - _EXCERPT_WIDTH // 4, len(line) - _EXCERPT_WIDTH))
+        prefix = "..." if cut else ""
+        suffix = "..." if cut + _EXCERPT_WIDTH < len(line) else ""
+        line = line[cut: cut + _EXCERPT_WIDTH]
+        start, end = start - cut, min(end - cut, len(line) + 1)
+        end = max(end, start + 1)
     # The line as printed: escapes are wider than the characters they show, so the caret
     # is placed by the printed width of what comes before it. Tabs are kept so that the
     # caret lines up with the source as the terminal shows it.
-    before = printable(line[: start - 1], keep_tabs=True)
+    before = prefix + printable(line[: start - 1], keep_tabs=True)
     pad = "".join(c if c == "\t" else " " for c in before)
     pad += " " * max(0, start - 1 - len(line))
     width = len(printable(line[start - 1: end - 1], keep_tabs=True)) if start <= len(line) \
         else end - start
     mark = "^" + "~" * max(0, width - 1)
-    return [f"  {number} | {printable(line, keep_tabs=True)}", f"{gutter} | {pad}{mark}"]
+    shown = prefix + printable(line, keep_tabs=True) + suffix
+    return [f"  {number} | {shown}", f"{gutter} | {pad}{mark}"]
 
 
 def to_json(diag: Diagnostic) -> dict:

@@ -20,13 +20,26 @@ from rulelang import ast, parse_errors
 from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
 from rulelang.recover import recover, without_comment
 
-__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE"]
+__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE",
+           "MAX_DEPTH", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
-_MAX_FACES = 1000
+# Limits far above any printed game, so that no input can exhaust the checker: blocks nested
+# deeper than MAX_DEPTH (E018) and lists longer than the others (E209) are coded errors,
+# found while the text is read, before a parse tree or an AST of that size exists.
+MAX_DEPTH = 50  # blocks inside blocks (options within options)
+MAX_BLOCK_LINES = 1000  # lines directly in one block: spaces, cards, a rule's lines
+MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, characters
+MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
+MAX_RENTS = 100  # entries of one rent table or of one list of dice multipliers
+_MAX_FACES = MAX_FACES
+# What the lines of a block are, by the first word of the line that opens it (for E209).
+_BLOCK_LINES = {"board": "the board lists more than {n} spaces",
+                "deck": "the deck lists more than {n} cards",
+                "option": "the option holds more than {n} lines"}
 # Amounts and counts have at most 9 digits: more is a slip, and Python refuses to convert
 # a number of thousands of digits.
 _MAX_DIGITS = 9
@@ -43,27 +56,82 @@ class _Indenter(Indenter):
     tab_len = 8
     path = "<string>"  # set by parse_text, for the spans of E004
 
-    def handle_NL(self, token):
+    def process(self, stream):
+        self.paren_level = 0
+        self.indent_level = [0]
+        self.heads: list[Token] = []  # the first token of the line that opened each block
+        self.lines: list[int] = [0]  # lines so far directly in each open block
+        return self._process(stream)
+
+    def _process(self, stream):
+        # Lark's version, with the limits: tokens on one line, lines in one block.
+        token = None
+        head = None
+        count = 0
+        for token in stream:
+            if token.type == self.NL_type:
+                yield from self.handle_NL(token, head)
+                head, count = None, 0
+                continue
+            if head is None:
+                head = token
+            count += 1
+            if count > MAX_LINE_TOKENS:
+                # A die's faces take at most 4 tokens each ("1..6,"): this many are too many.
+                what = f"this die lists more than {MAX_FACES:,} faces" if head.value == "die" \
+                    else f"this line holds more than {MAX_LINE_TOKENS:,} words and values"
+                raise RuleError("E209", what, self._span(head, head.line, head.column),
+                                hint="no printed game needs a line this long: shorten the "
+                                "list")
+            yield token
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token \
+                else Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
+
+    def _span(self, token, line, column) -> ast.Span:
+        width = len(token.value) if token.type not in _LAYOUT else 1
+        return ast.Span(self.path, line, column, line, column + max(width, 1))
+
+    def handle_NL(self, token, head=None):
         # Lark's version raises a bare DedentError; ours says where.
         yield token
         indent_str = token.rsplit("\n", 1)[-1]
         indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        line = token.end_line
         if indent > self.indent_level[-1]:
             self.indent_level.append(indent)
+            if len(self.indent_level) > MAX_DEPTH + 1:
+                raise RuleError(
+                    "E018", f"blocks are nested more than {MAX_DEPTH} deep here",
+                    ast.Span(self.path, line, 1, line, max(token.end_column, 2)),
+                    hint="options within options this deep are surely a mistake: "
+                    "flatten them")
+            self.heads.append(head if head is not None else token)
+            self.lines.append(1)
             yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
             return
         levels = list(self.indent_level)
         while indent < self.indent_level[-1]:
             self.indent_level.pop()
+            self.heads.pop()
+            self.lines.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
         if indent != self.indent_level[-1]:
-            line = token.end_line
             span = ast.Span(self.path, line, 1, line, max(token.end_column, 2))
             shown = ", ".join(str(n) for n in levels[:-1]) + f" or {levels[-1]}"
             raise RuleError(
                 "E004", f"this line is indented by {indent}, which matches no enclosing block "
                 f"(indented by {shown})",
                 span, hint="indent the lines of a block by the same amount as its first line")
+        self.lines[-1] += 1
+        if self.lines[-1] > MAX_BLOCK_LINES and self.heads:
+            opener = self.heads[-1]
+            what = _BLOCK_LINES.get(opener.value, "this block holds more than {n} lines")
+            raise RuleError("E209", what.format(n=f"{MAX_BLOCK_LINES:,}"),
+                            self._span(opener, opener.line, opener.column),
+                            hint="no printed game needs a block this long: split it, or "
+                            "check that the file is a rulebook")
 
 
 class _SkipLayout:
@@ -452,10 +520,22 @@ class _Builder(Transformer):
     def group(self, meta, ch):
         return ("group", self._text(ch[0]), self._span(meta))
 
+    def _long(self, listed, what: str, span: ast.Span) -> bool:
+        """E209 if a list holds more than MAX_RENTS entries."""
+        if len(listed) <= MAX_RENTS:
+            return False
+        self._error("E209", f"{what} lists {len(listed):,} entries, at most {MAX_RENTS}", span,
+                    hint="a rent table has one entry per level of building or lot held")
+        return True
+
     def rents(self, meta, ch):
+        if self._long(ch, "this rent table", self._span(meta)):
+            ch = ch[:MAX_RENTS]
         return ("rents", tuple(self._money(t, "a rent") for t in ch), self._span(meta))
 
     def multipliers(self, meta, ch):
+        if self._long(ch, "this list of dice multipliers", self._span(meta)):
+            ch = ch[:MAX_RENTS]
         return ("multipliers", tuple(ast.Count(self._int(t), self._tspan(t)) for t in ch),
                 self._span(meta))
 
@@ -472,6 +552,12 @@ class _Builder(Transformer):
                 symbols.append(part[1])
             else:
                 faces.extend(part[1])
+        listed = max(len(faces) + len(symbols), len(names))
+        if listed > MAX_FACES:
+            self._error("E209", f"die '{ch[0].value[1:-1]}' lists {listed:,} faces, at most "
+                        f"{MAX_FACES:,}", self._span(meta),
+                        hint="a die of more faces than this is surely a slip")
+            faces, names, symbols = faces[:MAX_FACES], names[:MAX_FACES], symbols[:MAX_FACES]
         return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta),
                        tuple(symbols))
 
