@@ -20,9 +20,11 @@ __all__ = [
     "CODES",
     "MAX_PER_CODE",
     "Diagnostic",
+    "Diagnostics",
     "RuleError",
     "RuleErrors",
     "json_safe",
+    "limited",
     "printable",
     "render",
     "source_lines",
@@ -211,6 +213,55 @@ class RuleErrors(Exception):
         head = f"{_location(first.span)}: {first.code}: {first.message}" if first else "no errors"
         more = len(self.diagnostics) - 1
         super().__init__(head + (f" (and {more} more)" if more > 0 else ""))
+
+
+# Of each code, at most this many diagnostics are shown for one file: 500,000 copies of one
+# warning in a generated file help no one, and would take more memory than the file.
+MAX_PER_CODE = 100
+
+
+class Diagnostics(list):
+    """A list of diagnostics that keeps at most MAX_PER_CODE + 1 of each code and file (one
+    more than are shown, so that `limited` knows some were left out)."""
+
+    def __init__(self, items: Iterable[Diagnostic] = ()):
+        super().__init__()
+        self._counts: dict[tuple[str, str], int] = {}
+        self.extend(items)
+
+    def append(self, d: Diagnostic) -> None:
+        key = (d.code, d.span.file)
+        n = self._counts.get(key, 0)
+        if n <= MAX_PER_CODE:
+            self._counts[key] = n + 1
+            super().append(d)
+
+    def extend(self, items: Iterable[Diagnostic]) -> None:
+        for d in items:
+            self.append(d)
+
+
+def limited(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_PER_CODE diagnostics of each code and file, in the order given; the last
+    one shown of a code that had more says so in a note."""
+    counts: dict[tuple[str, str], int] = {}
+    out: list[Diagnostic] = []
+    last: dict[tuple[str, str], int] = {}
+    over: set[tuple[str, str]] = set()
+    for d in diags:
+        key = (d.code, d.span.file)
+        n = counts[key] = counts.get(key, 0) + 1
+        if n > MAX_PER_CODE:
+            over.add(key)
+            continue
+        last[key] = len(out)
+        out.append(d)
+    for key in over:
+        i = last[key]
+        note = (f"more {key[0]} {out[i].severity}s in this file are not shown: at most "
+                f"{MAX_PER_CODE} of each code are", None)
+        out[i] = attrs.evolve(out[i], notes=out[i].notes + (note,))
+    return out
 
 
 def _position(d: Diagnostic) -> tuple:

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.indenter import Indenter
 
 from rulelang import ast, parse_errors
-from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
+from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.recover import recover, without_comment
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE",
@@ -419,7 +419,7 @@ class _Builder(Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
-        self.errors: list = []
+        self.errors: list = Diagnostics()
 
     # -- helpers
 
