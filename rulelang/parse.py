@@ -18,7 +18,10 @@ from lark.indenter import Indenter
 
 from rulelang import ast, parse_errors
 from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
-from rulelang.recover import recover, without_comment
+import re
+import sys
+
+from rulelang.recover import recover, shift, without_comment
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE",
            "MAX_DEPTH", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
@@ -31,10 +34,15 @@ _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
 # deeper than MAX_DEPTH (E018) and lists longer than the others (E209) are coded errors,
 # found while the text is read, before a parse tree or an AST of that size exists.
 MAX_DEPTH = 50  # blocks inside blocks (options within options)
-MAX_BLOCK_LINES = 1000  # lines directly in one block: spaces, cards, a rule's lines
+MAX_BLOCK_LINES = 10_000  # lines directly in one block: spaces, cards, a rule's lines
 MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, characters
 MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
 MAX_RENTS = 100  # entries of one rent table or of one list of dice multipliers
+MAX_ITEM_TOKENS = 250_000  # words and values in one top-level item (a board, an option)
+# A long file is parsed a chunk of whole top-level items at a time: its parse tree (tens of
+# times the size of its text) then never holds more than a chunk, and only the AST grows.
+_CHUNK_CHARS = 32 * 1024
+_TOP_LINE = re.compile(r"\n(?=[^ \t\f#\n])(?!extends)")  # a newline before a top-level item
 _MAX_FACES = MAX_FACES
 # What the lines of a block are, by the first word of the line that opens it (for E209).
 _BLOCK_LINES = {"board": "the board lists more than {n} spaces",
@@ -55,6 +63,7 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
     path = "<string>"  # set by parse_text, for the spans of E004
+    offset = 0  # lines of the file before the chunk being parsed
 
     def process(self, stream):
         self.paren_level = 0
@@ -67,15 +76,24 @@ class _Indenter(Indenter):
         # Lark's version, with the limits: tokens on one line, lines in one block.
         token = None
         head = None
-        count = 0
+        count = in_item = 0
         for token in stream:
             if token.type == self.NL_type:
                 yield from self.handle_NL(token, head)
                 head, count = None, 0
+                if len(self.indent_level) == 1:
+                    in_item = 0
                 continue
             if head is None:
                 head = token
             count += 1
+            in_item += 1
+            if in_item > MAX_ITEM_TOKENS:
+                opener = self.heads[0] if self.heads else head
+                raise RuleError("E209", f"this block holds more than {MAX_ITEM_TOKENS:,} words "
+                                "and values",
+                                self._span(opener, opener.line, opener.column),
+                                hint="no printed game needs a block this long: split it")
             if count > MAX_LINE_TOKENS:
                 # A die's faces take at most 4 tokens each ("1..6,"): this many are too many.
                 what = f"this die lists more than {MAX_FACES:,} faces" if head.value == "die" \
@@ -91,6 +109,7 @@ class _Indenter(Indenter):
 
     def _span(self, token, line, column) -> ast.Span:
         width = len(token.value) if token.type not in _LAYOUT else 1
+        line += self.offset
         return ast.Span(self.path, line, column, line, column + max(width, 1))
 
     def handle_NL(self, token, head=None):
@@ -98,7 +117,7 @@ class _Indenter(Indenter):
         yield token
         indent_str = token.rsplit("\n", 1)[-1]
         indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-        line = token.end_line
+        line = token.end_line + self.offset
         if indent > self.indent_level[-1]:
             self.indent_level.append(indent)
             if len(self.indent_level) > MAX_DEPTH + 1:
@@ -161,6 +180,7 @@ def _get_parser() -> Lark:
             postlex=_indenter,
             propagate_positions=_SkipLayout(),
             maybe_placeholders=False,
+            start=["start", "items"],
             cache=True,
         )
     return _parser
@@ -202,13 +222,13 @@ def parse_text(text: str, path: str) -> ast.File:
     """
     text = _normalize(text)
     try:
-        tree = _parse(text, path)
+        result, errors = _parse_chunks(text, path)
     except RuleError as e:
-        errors = recover(text, e.diagnostic, lambda chunk: _build(_parse(chunk, path), path)[1])
+        errors = recover(text, e.diagnostic,
+                         lambda chunk: _build(_parse(chunk, path), path)[1])
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
-    result, errors = _build(tree, path)
     if len(errors) == 1:
         d = errors[0]
         raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
@@ -217,19 +237,78 @@ def parse_text(text: str, path: str) -> ast.File:
     return result
 
 
-def _parse(text: str, path: str):
-    """The Lark tree of a normalised text; a syntax error becomes a RuleError."""
+def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
+    """The AST of a normalised text and its tree-building errors, parsed a chunk of whole
+    top-level items at a time (a short file is one chunk); a syntax error raises RuleError
+    at the line of the file, as parsing the whole text at once would."""
+    file: ast.File | None = None
+    items: list = []
+    errors: list = Diagnostics()
+    pos, offset = 0, 0
+    while pos < len(text):
+        end = _chunk_end(text, pos)
+        chunk = text[pos:end]
+        start = "start" if file is None else "items"
+        try:
+            tree = _parse(chunk, path, start, offset)
+        except RuleError as e:
+            d = e.diagnostic
+            if d.code == "E003" and end < len(text):
+                # The chunk ran into its end: the next item's first line says what came
+                # instead, as when the file is parsed whole.
+                try:
+                    _parse(text[pos:text.find("\n", end) + 1], path, start, offset)
+                except RuleError as again:
+                    if again.diagnostic.span.line <= offset + chunk.count("\n") + 1:
+                        raise again from None
+            raise
+        built, more = _build(tree, path, offset)
+        del tree
+        errors.extend(more)
+        if file is None:
+            file = built
+        else:
+            items.extend(built)
+        offset += chunk.count("\n")
+        pos = end
+    assert file is not None  # a normalised text is never empty
+    if items:
+        last = items[-1].span
+        span = attrs.evolve(file.span, end_line=last.end_line, end_column=last.end_column)
+        file = attrs.evolve(file, items=file.items + tuple(items), span=span)
+    return file, errors
+
+
+def _chunk_end(text: str, pos: int) -> int:
+    """Where the chunk starting at `pos` ends: at the first top-level item starting after
+    _CHUNK_CHARS characters, or at the end of the text."""
+    if len(text) - pos <= _CHUNK_CHARS:
+        return len(text)
+    m = _TOP_LINE.search(text, pos + _CHUNK_CHARS)
+    return m.start() + 1 if m else len(text)
+
+
+def _parse(text: str, path: str, start: str = "start", offset: int = 0):
+    """The Lark tree of a normalised text; a syntax error becomes a RuleError. The text's
+    first line is line `offset + 1` of the file."""
     parser = _get_parser()
-    _indenter.path = path
+    _indenter.path, _indenter.offset = path, offset
     try:
-        return parser.parse(text)
+        return parser.parse(text, start=start)
     except UnexpectedInput as e:
-        raise _syntax_error(e, text, path, parser) from None
+        return _raise(shift(_syntax_error(e, text, path, parser).diagnostic, offset))
+    finally:
+        _indenter.offset = 0
 
 
-def _build(tree, path: str) -> tuple[ast.File, list]:
-    """The AST of a tree, and the typed errors found while building it."""
-    builder = _Builder(path)
+def _raise(d) -> None:
+    raise RuleError(d.code, d.message, d.span, d.hint, d.notes) from None
+
+
+def _build(tree, path: str, offset: int = 0):
+    """The AST of a tree (a File, or a tuple of items), and the typed errors found while
+    building it."""
+    builder = _Builder(path, offset)
     try:
         result = builder.transform(tree)
     except VisitError as e:
@@ -309,7 +388,7 @@ def _example_label(e: UnexpectedToken, parser: Lark) -> str | None:
         for label, examples in _EXAMPLES.items():
             for example in examples:
                 try:
-                    parser.parse(example)
+                    parser.parse(example, start="start")
                 except UnexpectedToken as ex:
                     states.setdefault((ex.state.position, ex.token.type), label)
                     if label not in _EXACT_ONLY:
@@ -416,18 +495,30 @@ _AMOUNTS = {"price": ("price", "a price"), "mortgage": ("mortgage", "a mortgage 
 class _Builder(Transformer):
     """One method per grammar alias; collects typed errors instead of stopping at the first."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, offset: int = 0):
         super().__init__()
         self.path = path
+        self.offset = offset  # lines of the file before the chunk
         self.errors: list = Diagnostics()
+        # One int per line number and one str per name, shared by every span and node that
+        # holds them: in a long file of short lines, these copies were a third of the AST.
+        self._numbers: dict[int, int] = {}
 
     # -- helpers
 
     def _span(self, meta) -> ast.Span:
-        return ast.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        line = self._line(meta.line)
+        end = line if meta.end_line == meta.line else self._line(meta.end_line)
+        return ast.Span(self.path, line, meta.column, end, meta.end_column)
+
+    def _line(self, n: int) -> int:
+        n += self.offset
+        return self._numbers.setdefault(n, n)
 
     def _tspan(self, tok: Token) -> ast.Span:
-        return ast.Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+        line = self._line(tok.line)
+        end = line if tok.end_line == tok.line else self._line(tok.end_line)
+        return ast.Span(self.path, line, tok.column, end, tok.end_column)
 
     def _error(self, code, message, span, hint=None, notes=()):
         self.errors.append(diagnostic(code, message, span, hint, notes))
@@ -436,7 +527,7 @@ class _Builder(Transformer):
         return ast.Text(tok.value[1:-1], self._tspan(tok))
 
     def _name(self, tok: Token) -> ast.Name:
-        return ast.Name(tok.value, self._tspan(tok))
+        return ast.Name(sys.intern(tok.value), self._tspan(tok))
 
     def _quantity(self, tok: Token, want: str, what: str) -> int:
         """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
@@ -488,6 +579,9 @@ class _Builder(Transformer):
         raise AssertionError(f"grammar alias {data!r} has no builder")  # a bug, not a user's
 
     # -- file
+
+    def items(self, meta, ch):
+        return tuple(ch)
 
     def start(self, meta, ch):
         title, rest = ch[0], ch[1:]
