@@ -17,7 +17,9 @@ from rulelang import ast
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.check_flow import Flow, moving_dice
 from rulelang.check_tokens import check_themed
-from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
+from rulelang.diagnostics import (
+    Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
+)
 from rulelang.engine.settings import SETTINGS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
@@ -90,7 +92,7 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
-        return None, list(e.diagnostics)
+        return None, limited(e.diagnostics)
     diags = errors + check(program)
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
@@ -106,7 +108,7 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
                 note = (f"found with {which} switched on", None)
                 diags.append(attrs.evolve(d, notes=d.notes + (note,)))
     failed = any(d.is_error for d in errors)
-    return (None if failed else program), _sorted(program, diags)
+    return (None if failed else program), limited(_sorted(program, diags))
 
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
@@ -158,7 +160,7 @@ class _Checker:
 
     def __init__(self, program: ast.Program):
         self.program = program
-        self.diags: list[Diagnostic] = []
+        self.diags: list[Diagnostic] = Diagnostics()
         self.spaces = program.board.spaces if program.board else ()
         self.by_name: dict[str, list[ast.SpaceDecl]] = defaultdict(list)
         for space in self.spaces:

@@ -5,7 +5,7 @@ Part of the checker (`rulelang.check` runs it); it reports through the checker's
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
 from rulelang import ast
@@ -145,9 +145,10 @@ class Equipment:
                                f"${head.house_cost.amount} on '{head.name.value}' but "
                                f"${lot.house_cost.amount} here", lot.house_cost.span,
                                notes=[("the first house cost is here", head.house_cost.span)])
+            of_kind = Counter(lot.kind.name for lot in lots)
             for lot in lots:
                 kind = lot.kind.name
-                n = sum(other.kind.name == kind for other in lots)
+                n = of_kind[kind]
                 listed = lot.rents if kind == "railroad" else lot.multipliers
                 if kind in ("railroad", "utility") and len(listed) != n and (
                         kind == "railroad" or listed):
@@ -178,14 +179,15 @@ class Equipment:
                 self.error("E114", f"duplicate die '{name}'", die.name.span,
                            notes=[("the first is here", seen[name].span)])
             seen.setdefault(name, die)
-            repeated = sorted({f for f in die.faces if die.faces.count(f) > 1})
+            counts = Counter(die.faces)
+            repeated = sorted(f for f, n in counts.items() if n > 1)
             if repeated:
                 self.error("E208", f"die '{name}' lists face {repeated[0]} more than once",
                            die.span)
             named: set[int] = set()
             outcomes *= max(1, len(die.faces) + len(die.symbols))
             for face, text in die.face_names:
-                if face not in die.faces:
+                if face not in counts:
                     self.error("E207", f"die '{name}' has no face {face} to name", text.span,
                                hint=f"its faces: {', '.join(map(str, die.faces))}")
                 elif face in named:

@@ -8,6 +8,7 @@ line and a caret underline. Codes are stable: a code never changes meaning once 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Iterable
 
 import attrs
@@ -17,10 +18,16 @@ from rulelang.ast import Span
 
 __all__ = [
     "CODES",
+    "MAX_PER_CODE",
     "Diagnostic",
+    "Diagnostics",
     "RuleError",
     "RuleErrors",
+    "json_safe",
+    "limited",
+    "printable",
     "render",
+    "source_lines",
     "summary",
     "to_json",
 ]
@@ -45,6 +52,7 @@ CODES: dict[str, str] = {
     "E015": "block without indented lines",
     "E016": "value where a name was expected",
     "E017": "bad `--set NAME=VALUE`",
+    "E018": "blocks nested too deeply",
     "E101": "unknown setting",
     "E102": "unknown space kind",
     "E103": "unknown kind of space",
@@ -75,6 +83,7 @@ CODES: dict[str, str] = {
     "E206": "empty range",
     "E207": "named face not on the die",
     "E208": "bad die faces",
+    "E209": "list too long",
     "E250": "die without values where a number is needed",
     "E301": "inconsistent settings",
     "E302": "`keep to leave jail free` outside a card",
@@ -118,6 +127,43 @@ CODES: dict[str, str] = {
     "W109": "override that changes nothing",
     "W110": "effect that never happens",
 }
+
+
+# Characters a terminal may act on instead of showing: C0 and C1 controls (ESC starts escape
+# and OSC sequences, U+009B is a one-character CSI), DEL, the bidirectional controls that
+# reorder what is shown, the line and paragraph separators, and lone surrogates (undecodable
+# bytes of a file name), which cannot even be encoded for output.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+                     "\ud800-\udfff]")
+_UNSAFE_KEEP_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f"
+                              "\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    n = ord(m.group())
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def printable(text: str, keep_tabs: bool = False) -> str:
+    """`text` safe to write to a terminal: every character that is not shown as itself
+    (controls, bidi overrides, separators) becomes a visible escape such as `\\x1b` or
+    `\\u202e`. Tabs are kept when asked (the source excerpt, whose caret follows them)."""
+    return (_UNSAFE_KEEP_TAB if keep_tabs else _UNSAFE).sub(_escape, text)
+
+
+def _json_escape(m: re.Match) -> str:
+    return f"\\u{ord(m.group()):04x}"
+
+
+# json.dumps escapes C0 controls inside strings itself; its layout (indent=2) uses newlines.
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+                             "\ud800-\udfff]")
+
+
+def json_safe(text: str) -> str:
+    """JSON text (from json.dumps with ensure_ascii=False) with the characters `printable`
+    escapes written as \\uXXXX: the same JSON value, and nothing a terminal acts on."""
+    return _UNSAFE_IN_JSON.sub(_json_escape, text)
 
 
 def _check_code(_instance, _attribute, value: str) -> None:
@@ -172,6 +218,55 @@ class RuleErrors(Exception):
         super().__init__(head + (f" (and {more} more)" if more > 0 else ""))
 
 
+# Of each code, at most this many diagnostics are shown for one file: 500,000 copies of one
+# warning in a generated file help no one, and would take more memory than the file.
+MAX_PER_CODE = 100
+
+
+class Diagnostics(list):
+    """A list of diagnostics that keeps at most MAX_PER_CODE + 1 of each code and file (one
+    more than are shown, so that `limited` knows some were left out)."""
+
+    def __init__(self, items: Iterable[Diagnostic] = ()):
+        super().__init__()
+        self._counts: dict[tuple[str, str], int] = {}
+        self.extend(items)
+
+    def append(self, d: Diagnostic) -> None:
+        key = (d.code, d.span.file)
+        n = self._counts.get(key, 0)
+        if n <= MAX_PER_CODE:
+            self._counts[key] = n + 1
+            super().append(d)
+
+    def extend(self, items: Iterable[Diagnostic]) -> None:
+        for d in items:
+            self.append(d)
+
+
+def limited(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_PER_CODE diagnostics of each code and file, in the order given; the last
+    one shown of a code that had more says so in a note."""
+    counts: dict[tuple[str, str], int] = {}
+    out: list[Diagnostic] = []
+    last: dict[tuple[str, str], int] = {}
+    over: set[tuple[str, str]] = set()
+    for d in diags:
+        key = (d.code, d.span.file)
+        n = counts[key] = counts.get(key, 0) + 1
+        if n > MAX_PER_CODE:
+            over.add(key)
+            continue
+        last[key] = len(out)
+        out.append(d)
+    for key in over:
+        i = last[key]
+        note = (f"more {key[0]} {out[i].severity}s in this file are not shown: at most "
+                f"{MAX_PER_CODE} of each code are", None)
+        out[i] = attrs.evolve(out[i], notes=out[i].notes + (note,))
+    return out
+
+
 def _position(d: Diagnostic) -> tuple:
     s = d.span
     return (s.file, s.line, s.column, s.end_line, s.end_column, d.code)
@@ -187,23 +282,37 @@ def render(diag: Diagnostic, source_text: str | None) -> str:
     """The diagnostic as text: location and message, the source line with a caret, hint, notes.
 
     source_text is the text of diag.span.file (None: no excerpt); notes show their location.
+    Everything taken from a rules file or a path is shown through `printable`.
     """
     span = diag.span
-    out = [f"{_location(span)}: {diag.severity}[{diag.code}]: {diag.message}"]
+    out = [printable(f"{_location(span)}: {diag.severity}[{diag.code}]: {diag.message}")]
     if source_text is not None and span.line > 0:
-        out.extend(_excerpt(span, source_text))
+        out.extend(_excerpt(span, source_text))  # escaped line by line, tabs kept
     if diag.hint:
-        out.append(f"hint: {diag.hint}")
+        out.append(printable(f"hint: {diag.hint}"))
     for message, note_span in diag.notes:
         where = f"{_location(note_span)}: " if note_span is not None else ""
-        out.append(f"note: {where}{message}")
+        out.append(printable(f"note: {where}{message}"))
     return "\n".join(out)
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a rules file as its lexer counts them: split at \\n, \\r\\n and a lone
+    \\r only (never at U+2028, a form feed or NEL, as str.splitlines() would)."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+_EXCERPT_WIDTH = 200  # characters of a source line shown under a diagnostic
 
 
 @functools.lru_cache(maxsize=4)
 def _lines(text: str) -> list[str]:
     # A file with thousands of diagnostics is split once, not once per diagnostic.
-    return text.splitlines()
+    return source_lines(text)
 
 
 def _excerpt(span: Span, text: str) -> list[str]:
@@ -221,11 +330,27 @@ def _excerpt(span: Span, text: str) -> list[str]:
         end = span.end_column
     else:
         end = max(len(line) + 1, start + 1)
-    # Keep tabs so the caret lines up with the source as the terminal shows it.
-    pad = "".join(c if c == "\t" else " " for c in line[: start - 1])
+    # A very long line is shown as a window around the span.
+    cut = 0
+    prefix = suffix = ""
+    if len(line) > _EXCERPT_WIDTH:
+        cut = max(0, min(start - 1 - _EXCERPT_WIDTH // 4, len(line) - _EXCERPT_WIDTH))
+        prefix = "..." if cut else ""
+        suffix = "..." if cut + _EXCERPT_WIDTH < len(line) else ""
+        line = line[cut: cut + _EXCERPT_WIDTH]
+        start, end = start - cut, min(end - cut, len(line) + 1)
+        end = max(end, start + 1)
+    # The line as printed: escapes are wider than the characters they show, so the caret
+    # is placed by the printed width of what comes before it. Tabs are kept so that the
+    # caret lines up with the source as the terminal shows it.
+    before = prefix + printable(line[: start - 1], keep_tabs=True)
+    pad = "".join(c if c == "\t" else " " for c in before)
     pad += " " * max(0, start - 1 - len(line))
-    mark = "^" + "~" * max(0, end - start - 1)
-    return [f"  {number} | {line}", f"{gutter} | {pad}{mark}"]
+    width = len(printable(line[start - 1: end - 1], keep_tabs=True)) if start <= len(line) \
+        else end - start
+    mark = "^" + "~" * max(0, width - 1)
+    shown = prefix + printable(line, keep_tabs=True) + suffix
+    return [f"  {number} | {shown}", f"{gutter} | {pad}{mark}"]
 
 
 def to_json(diag: Diagnostic) -> dict:
@@ -260,4 +385,4 @@ def summary(path: str, diagnostics: Iterable[Diagnostic]) -> str:
         parts.append(f"{errors} error{'s' if errors != 1 else ''}")
     if warnings:
         parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
-    return f"{path}: {', '.join(parts) if parts else 'ok'}"
+    return printable(f"{path}: {', '.join(parts) if parts else 'ok'}")

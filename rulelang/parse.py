@@ -11,6 +11,7 @@ by `rulelang.parse_errors`).
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -22,17 +23,35 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.indenter import Indenter
 
 from rulelang import ast, cache, parse_errors
-from rulelang.diagnostics import RuleError, RuleErrors, diagnostic
+from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import read_rules
-from rulelang.recover import recover, without_comment
+from rulelang.recover import recover, shift, without_comment
 
-__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE"]
+__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE",
+           "MAX_DEPTH", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
-_MAX_FACES = 1000
+# Limits far above any printed game, so that no input can exhaust the checker: blocks nested
+# deeper than MAX_DEPTH (E018) and lists longer than the others (E209) are coded errors,
+# found while the text is read, before a parse tree or an AST of that size exists.
+MAX_DEPTH = 50  # blocks inside blocks (options within options)
+MAX_BLOCK_LINES = 10_000  # lines directly in one block: spaces, cards, a rule's lines
+MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, characters
+MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
+MAX_RENTS = 100  # entries of one rent table or of one list of dice multipliers
+MAX_ITEM_TOKENS = 250_000  # words and values in one top-level item (a board, an option)
+# A long file is parsed a chunk of whole top-level items at a time: its parse tree (tens of
+# times the size of its text) then never holds more than a chunk, and only the AST grows.
+_CHUNK_CHARS = 32 * 1024
+_TOP_LINE = re.compile(r"\n(?=[^ \t\f#\n])(?!extends)")  # a newline before a top-level item
+_MAX_FACES = MAX_FACES
+# What the lines of a block are, by the first word of the line that opens it (for E209).
+_BLOCK_LINES = {"board": "the board lists more than {n} spaces",
+                "deck": "the deck lists more than {n} cards",
+                "option": "the option holds more than {n} lines"}
 # Amounts and counts have at most 9 digits: more is a slip, and Python refuses to convert
 # a number of thousands of digits.
 _MAX_DIGITS = 9
@@ -48,28 +67,94 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
     path = "<string>"  # set by parse_text, for the spans of E004
+    offset = 0  # lines of the file before the chunk being parsed
 
-    def handle_NL(self, token):
+    def process(self, stream):
+        self.paren_level = 0
+        self.indent_level = [0]
+        self.heads: list[Token] = []  # the first token of the line that opened each block
+        self.lines: list[int] = [0]  # lines so far directly in each open block
+        return self._process(stream)
+
+    def _process(self, stream):
+        # Lark's version, with the limits: tokens on one line, lines in one block.
+        token = None
+        head = None
+        count = in_item = 0
+        for token in stream:
+            if token.type == self.NL_type:
+                yield from self.handle_NL(token, head)
+                head, count = None, 0
+                if len(self.indent_level) == 1:
+                    in_item = 0
+                continue
+            if head is None:
+                head = token
+            count += 1
+            in_item += 1
+            if in_item > MAX_ITEM_TOKENS:
+                opener = self.heads[0] if self.heads else head
+                raise RuleError("E209", f"this block holds more than {MAX_ITEM_TOKENS:,} words "
+                                "and values",
+                                self._span(opener, opener.line, opener.column),
+                                hint="no printed game needs a block this long: split it")
+            if count > MAX_LINE_TOKENS:
+                # A die's faces take at most 4 tokens each ("1..6,"): this many are too many.
+                what = f"this die lists more than {MAX_FACES:,} faces" if head.value == "die" \
+                    else f"this line holds more than {MAX_LINE_TOKENS:,} words and values"
+                raise RuleError("E209", what, self._span(head, head.line, head.column),
+                                hint="no printed game needs a line this long: shorten the "
+                                "list")
+            yield token
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token \
+                else Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
+
+    def _span(self, token, line, column) -> ast.Span:
+        width = len(token.value) if token.type not in _LAYOUT else 1
+        line += self.offset
+        return ast.Span(self.path, line, column, line, column + max(width, 1))
+
+    def handle_NL(self, token, head=None):
         # Lark's version raises a bare DedentError; ours says where.
         yield token
         indent_str = token.rsplit("\n", 1)[-1]
         indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        line = token.end_line + self.offset
         if indent > self.indent_level[-1]:
             self.indent_level.append(indent)
+            if len(self.indent_level) > MAX_DEPTH + 1:
+                raise RuleError(
+                    "E018", f"blocks are nested more than {MAX_DEPTH} deep here",
+                    ast.Span(self.path, line, 1, line, max(token.end_column, 2)),
+                    hint="options within options this deep are surely a mistake: "
+                    "flatten them")
+            self.heads.append(head if head is not None else token)
+            self.lines.append(1)
             yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
             return
         levels = list(self.indent_level)
         while indent < self.indent_level[-1]:
             self.indent_level.pop()
+            self.heads.pop()
+            self.lines.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
         if indent != self.indent_level[-1]:
-            line = token.end_line
             span = ast.Span(self.path, line, 1, line, max(token.end_column, 2))
             shown = ", ".join(str(n) for n in levels[:-1]) + f" or {levels[-1]}"
             raise RuleError(
                 "E004", f"this line is indented by {indent}, which matches no enclosing block "
                 f"(indented by {shown})",
                 span, hint="indent the lines of a block by the same amount as its first line")
+        self.lines[-1] += 1
+        if self.lines[-1] > MAX_BLOCK_LINES and self.heads:
+            opener = self.heads[-1]
+            what = _BLOCK_LINES.get(opener.value, "this block holds more than {n} lines")
+            raise RuleError("E209", what.format(n=f"{MAX_BLOCK_LINES:,}"),
+                            self._span(opener, opener.line, opener.column),
+                            hint="no printed game needs a block this long: split it, or "
+                            "check that the file is a rulebook")
 
 
 class _SkipLayout:
@@ -105,6 +190,7 @@ def _get_parser() -> Lark:
             postlex=_indenter,
             propagate_positions=_SkipLayout(),
             maybe_placeholders=False,
+            start=["start", "items"],
             cache=path or False,
         )
         if path is not None:
@@ -142,13 +228,13 @@ def parse_text(text: str, path: str) -> ast.File:
     """
     text = _normalize(text)
     try:
-        tree = _parse(text, path)
+        result, errors = _parse_chunks(text, path)
     except RuleError as e:
-        errors = recover(text, e.diagnostic, lambda chunk: _build(_parse(chunk, path), path)[1])
+        errors = recover(text, e.diagnostic,
+                         lambda chunk: _build(_parse(chunk, path), path)[1])
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
-    result, errors = _build(tree, path)
     if len(errors) == 1:
         d = errors[0]
         raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
@@ -157,19 +243,78 @@ def parse_text(text: str, path: str) -> ast.File:
     return result
 
 
-def _parse(text: str, path: str):
-    """The Lark tree of a normalised text; a syntax error becomes a RuleError."""
+def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
+    """The AST of a normalised text and its tree-building errors, parsed a chunk of whole
+    top-level items at a time (a short file is one chunk); a syntax error raises RuleError
+    at the line of the file, as parsing the whole text at once would."""
+    file: ast.File | None = None
+    items: list = []
+    errors: list = Diagnostics()
+    pos, offset = 0, 0
+    while pos < len(text):
+        end = _chunk_end(text, pos)
+        chunk = text[pos:end]
+        start = "start" if file is None else "items"
+        try:
+            tree = _parse(chunk, path, start, offset)
+        except RuleError as e:
+            d = e.diagnostic
+            if d.code == "E003" and end < len(text):
+                # The chunk ran into its end: the next item's first line says what came
+                # instead, as when the file is parsed whole.
+                try:
+                    _parse(text[pos:text.find("\n", end) + 1], path, start, offset)
+                except RuleError as again:
+                    if again.diagnostic.span.line <= offset + chunk.count("\n") + 1:
+                        raise again from None
+            raise
+        built, more = _build(tree, path, offset)
+        del tree
+        errors.extend(more)
+        if file is None:
+            file = built
+        else:
+            items.extend(built)
+        offset += chunk.count("\n")
+        pos = end
+    assert file is not None  # a normalised text is never empty
+    if items:
+        last = items[-1].span
+        span = attrs.evolve(file.span, end_line=last.end_line, end_column=last.end_column)
+        file = attrs.evolve(file, items=file.items + tuple(items), span=span)
+    return file, errors
+
+
+def _chunk_end(text: str, pos: int) -> int:
+    """Where the chunk starting at `pos` ends: at the first top-level item starting after
+    _CHUNK_CHARS characters, or at the end of the text."""
+    if len(text) - pos <= _CHUNK_CHARS:
+        return len(text)
+    m = _TOP_LINE.search(text, pos + _CHUNK_CHARS)
+    return m.start() + 1 if m else len(text)
+
+
+def _parse(text: str, path: str, start: str = "start", offset: int = 0):
+    """The Lark tree of a normalised text; a syntax error becomes a RuleError. The text's
+    first line is line `offset + 1` of the file."""
     parser = _get_parser()
-    _indenter.path = path
+    _indenter.path, _indenter.offset = path, offset
     try:
-        return parser.parse(text)
+        return parser.parse(text, start=start)
     except UnexpectedInput as e:
-        raise _syntax_error(e, text, path, parser) from None
+        return _raise(shift(_syntax_error(e, text, path, parser).diagnostic, offset))
+    finally:
+        _indenter.offset = 0
 
 
-def _build(tree, path: str) -> tuple[ast.File, list]:
-    """The AST of a tree, and the typed errors found while building it."""
-    builder = _Builder(path)
+def _raise(d) -> None:
+    raise RuleError(d.code, d.message, d.span, d.hint, d.notes) from None
+
+
+def _build(tree, path: str, offset: int = 0):
+    """The AST of a tree (a File, or a tuple of items), and the typed errors found while
+    building it."""
+    builder = _Builder(path, offset)
     try:
         result = builder.transform(tree)
     except VisitError as e:
@@ -249,7 +394,7 @@ def _example_label(e: UnexpectedToken, parser: Lark) -> str | None:
         for label, examples in _EXAMPLES.items():
             for example in examples:
                 try:
-                    parser.parse(example)
+                    parser.parse(example, start="start")
                 except UnexpectedToken as ex:
                     states.setdefault((ex.state.position, ex.token.type), label)
                     if label not in _EXACT_ONLY:
@@ -262,14 +407,14 @@ def _example_label(e: UnexpectedToken, parser: Lark) -> str | None:
 def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> RuleError:
     expected = [(name, _literal(parser, name)) for name in _expected(e)]
     if isinstance(e, UnexpectedCharacters):
-        line_text = text.splitlines()[e.line - 1] if e.line >= 1 else ""
+        line_text = text.split("\n")[e.line - 1] if e.line >= 1 else ""
         span = ast.Span(path, e.line, e.column, e.line, e.column + 1)
         return parse_errors.unexpected_character(
             text[e.pos_in_stream], span, line_text[e.column - 1:], expected)
     token = getattr(e, "token", None)
     if not isinstance(e, UnexpectedToken) or token is None or token.type == "$END":
         return parse_errors.unexpected_eof(_end_of_file(text, path), expected,
-                                           _opener(text, len(text.splitlines()) + 1))
+                                           _opener(text, text.count("\n") + 1))
     if token.type == "_NL":
         span = ast.Span(path, token.line, token.column, token.line, token.column + 1)
     elif token.type in ("_INDENT", "_DEDENT"):
@@ -287,7 +432,7 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
 
 def _opener(text: str, line: int) -> tuple[int, str] | None:
     """The last non-blank line before `line` (1-based) if it opens a block: (number, text)."""
-    lines = text.splitlines()
+    lines = text.split("\n")  # as the lexer counts lines: never at U+2028, \f or NEL
     for i in range(min(line, len(lines) + 1) - 2, -1, -1):
         stripped = without_comment(lines[i]).strip()
         if stripped:
@@ -312,7 +457,7 @@ def _literal(parser: Lark, name: str) -> str | None:
 
 
 def _end_of_file(text: str, path: str) -> ast.Span:
-    lines = text.rstrip().splitlines() or [""]
+    lines = text.rstrip("\n\t \f").split("\n")
     line, column = len(lines), len(lines[-1]) + 1
     return ast.Span(path, line, column, line, column + 1)
 
@@ -356,18 +501,30 @@ _AMOUNTS = {"price": ("price", "a price"), "mortgage": ("mortgage", "a mortgage 
 class _Builder(Transformer):
     """One method per grammar alias; collects typed errors instead of stopping at the first."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, offset: int = 0):
         super().__init__()
         self.path = path
-        self.errors: list = []
+        self.offset = offset  # lines of the file before the chunk
+        self.errors: list = Diagnostics()
+        # One int per line number and one str per name, shared by every span and node that
+        # holds them: in a long file of short lines, these copies were a third of the AST.
+        self._numbers: dict[int, int] = {}
 
     # -- helpers
 
     def _span(self, meta) -> ast.Span:
-        return ast.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        line = self._line(meta.line)
+        end = line if meta.end_line == meta.line else self._line(meta.end_line)
+        return ast.Span(self.path, line, meta.column, end, meta.end_column)
+
+    def _line(self, n: int) -> int:
+        n += self.offset
+        return self._numbers.setdefault(n, n)
 
     def _tspan(self, tok: Token) -> ast.Span:
-        return ast.Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+        line = self._line(tok.line)
+        end = line if tok.end_line == tok.line else self._line(tok.end_line)
+        return ast.Span(self.path, line, tok.column, end, tok.end_column)
 
     def _error(self, code, message, span, hint=None, notes=()):
         self.errors.append(diagnostic(code, message, span, hint, notes))
@@ -376,7 +533,7 @@ class _Builder(Transformer):
         return ast.Text(tok.value[1:-1], self._tspan(tok))
 
     def _name(self, tok: Token) -> ast.Name:
-        return ast.Name(tok.value, self._tspan(tok))
+        return ast.Name(sys.intern(tok.value), self._tspan(tok))
 
     def _quantity(self, tok: Token, want: str, what: str) -> int:
         """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
@@ -429,6 +586,9 @@ class _Builder(Transformer):
 
     # -- file
 
+    def items(self, meta, ch):
+        return tuple(ch)
+
     def start(self, meta, ch):
         title, rest = ch[0], ch[1:]
         extends = rest.pop(0) if rest and isinstance(rest[0], ast.Extends) else None
@@ -460,10 +620,22 @@ class _Builder(Transformer):
     def group(self, meta, ch):
         return ("group", self._text(ch[0]), self._span(meta))
 
+    def _long(self, listed, what: str, span: ast.Span) -> bool:
+        """E209 if a list holds more than MAX_RENTS entries."""
+        if len(listed) <= MAX_RENTS:
+            return False
+        self._error("E209", f"{what} lists {len(listed):,} entries, at most {MAX_RENTS}", span,
+                    hint="a rent table has one entry per level of building or lot held")
+        return True
+
     def rents(self, meta, ch):
+        if self._long(ch, "this rent table", self._span(meta)):
+            ch = ch[:MAX_RENTS]
         return ("rents", tuple(self._money(t, "a rent") for t in ch), self._span(meta))
 
     def multipliers(self, meta, ch):
+        if self._long(ch, "this list of dice multipliers", self._span(meta)):
+            ch = ch[:MAX_RENTS]
         return ("multipliers", tuple(ast.Count(self._int(t), self._tspan(t)) for t in ch),
                 self._span(meta))
 
@@ -480,6 +652,12 @@ class _Builder(Transformer):
                 symbols.append(part[1])
             else:
                 faces.extend(part[1])
+        listed = max(len(faces) + len(symbols), len(names))
+        if listed > MAX_FACES:
+            self._error("E209", f"die '{ch[0].value[1:-1]}' lists {listed:,} faces, at most "
+                        f"{MAX_FACES:,}", self._span(meta),
+                        hint="a die of more faces than this is surely a slip")
+            faces, names, symbols = faces[:MAX_FACES], names[:MAX_FACES], symbols[:MAX_FACES]
         return ast.Die(self._text(ch[0]), tuple(faces), tuple(names), self._span(meta),
                        tuple(symbols))
 

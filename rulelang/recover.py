@@ -21,7 +21,7 @@ import attrs
 from rulelang.ast import Span
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors
 
-__all__ = ["MAX_SYNTAX_ERRORS", "recover", "without_comment"]
+__all__ = ["MAX_SYNTAX_ERRORS", "recover", "shift", "without_comment"]
 
 _STUB = 'rulebook "-"\ncurrency "-"\n'  # after `currency`, `extends` is no longer allowed
 _STUB_LINES = 2
@@ -87,17 +87,17 @@ def _parse_item(lines, start, end, body, parse_chunk, out) -> Diagnostic | None:
     stub, offset = ("", start) if start == 0 else (_STUB, start - _STUB_LINES)
     chunk = stub + "".join(line + "\n" for line in body)
     try:
-        out.extend(_shift(d, offset) for d in parse_chunk(chunk))
+        out.extend(shift(d, offset) for d in parse_chunk(chunk))
         return None
     except (RuleError, RuleErrors) as e:
-        d = _shift(e.diagnostics[0], offset)
+        d = shift(e.diagnostics[0], offset)
     if d.code != "E003" or end >= len(lines):
         return d
     # The item ran into its end: the next item's first line says what was found instead.
     try:
         parse_chunk(chunk + lines[end] + "\n")
     except (RuleError, RuleErrors) as e:
-        d = _shift(e.diagnostics[0], offset)
+        d = shift(e.diagnostics[0], offset)
         if d.span.line <= end + 1:
             return d
     return None
@@ -141,7 +141,8 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _shift(d: Diagnostic, offset: int) -> Diagnostic:
+def shift(d: Diagnostic, offset: int) -> Diagnostic:
+    """`d` and its notes moved down `offset` lines."""
     if not offset:
         return d
     return attrs.evolve(d, span=_shift_span(d.span, offset),

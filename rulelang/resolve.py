@@ -19,7 +19,7 @@ from typing import Iterable, Iterator
 import attrs
 
 from rulelang import ast
-from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, diagnostic
+from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
 from rulelang.parse import parse_file
 
@@ -82,7 +82,7 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
     options = tuple(dict.fromkeys(options))
     declared = [opt.name for f in chain for opt in _options(f.items)]
     names = {n.name for n in declared}
-    errors: list[Diagnostic] = []
+    errors: list[Diagnostic] = Diagnostics()
     for name in options:
         if name not in names:
             listed = ", ".join(sorted(names)) or "none"

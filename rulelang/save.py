@@ -23,6 +23,7 @@ from attrs import define
 from cattrs.preconf.json import make_converter
 
 from . import native
+from .diagnostics import json_safe
 from .engine.agents import AGENTS
 from .engine.game import Game
 from .engine.state import State
@@ -260,8 +261,11 @@ def dumps(game: Game) -> str:
         state=game.state,
     )
     body = converter.unstructure(saved)
-    return json.dumps({"format": FORMAT, "version": VERSION, "checksum": _checksum(body),
-                       "game": body}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    # Names from the rulebook are written with \\u escapes where a terminal would act on
+    # them (json_safe): the same JSON, and a save is safe to print.
+    return json_safe(json.dumps({"format": FORMAT, "version": VERSION,
+                                 "checksum": _checksum(body), "game": body},
+                                ensure_ascii=False, separators=(",", ":"))) + "\n"
 
 
 def _checksum(body) -> str:

@@ -8,7 +8,7 @@ import sys
 import click
 
 from rulelang.check import check_path
-from rulelang.diagnostics import RuleError, render, summary, to_json
+from rulelang.diagnostics import RuleError, json_safe, render, summary, to_json
 from rulelang.files import source_text
 from rulelang.parse import parse_override
 
@@ -62,5 +62,5 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
             click.echo(render(d, _read(d.span.file, sources)))
         click.echo(summary(path, diags))
     if fmt == "json":
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        click.echo(json_safe(json.dumps(report, indent=2, ensure_ascii=False)))
     sys.exit(1 if failed else 0)

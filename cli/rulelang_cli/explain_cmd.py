@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from rulelang.diagnostics import CODES
+from rulelang.diagnostics import CODES, printable
 from rulelang.explain import explanation
 from rulelang.resolve import did_you_mean
 
@@ -16,5 +16,6 @@ def explain(code: str) -> None:
     code = code.strip().upper()
     if code not in CODES:
         hint = did_you_mean(code, CODES) or "codes look like E104 or W101"
-        raise click.BadParameter(f"there is no code '{code}'; {hint}", param_hint="CODE")
+        raise click.BadParameter(printable(f"there is no code '{code}'; {hint}"),
+                                 param_hint="CODE")
     click.echo(explanation(code))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from rulelang.diagnostics import render
+from rulelang.diagnostics import printable, render
 from rulelang.files import source_text
 
 
@@ -14,8 +14,8 @@ def _source(path: str) -> str:
 
 def usage_message(diagnostics) -> str:
     """Mistakes of the command line (a `--set`) as one usage message, with codes and hints."""
-    return "; ".join(f"{d.message} [{d.code}]" + (f" ({d.hint})" if d.hint else "")
-                     for d in diagnostics)
+    return printable("; ".join(f"{d.message} [{d.code}]" + (f" ({d.hint})" if d.hint else "")
+                               for d in diagnostics))
 
 
 def print_diagnostics(diagnostics) -> None:

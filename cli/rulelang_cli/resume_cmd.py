@@ -8,6 +8,7 @@ from contextlib import ExitStack
 import click
 
 from rulelang import SaveError, load_game
+from rulelang.diagnostics import json_safe, printable
 
 from .options import include_path_option
 from .run_cmd import check_save_options, game_outputs, play_on
@@ -25,9 +26,10 @@ def resume(save, rules_path, include_path, log_path, as_json, save_at, save_path
     sink = []  # the log file, opened once the save has loaded: a bad save overwrites nothing
     try:
         game = load_game(save, rulebook=rules_path, include_path=include_path,
-                         log=(lambda line: sink[0].write(line + "\n")) if log_path else None)
+                         log=(lambda line: sink[0].write(json_safe(line) + "\n"))
+                         if log_path else None)
     except SaveError as err:
-        click.echo(f"error: {err}", err=True)
+        click.echo(printable(f"error: {err}"), err=True)
         sys.exit(1)
     with ExitStack() as stack:
         if log_path:

@@ -11,6 +11,7 @@ import click
 from rulelang import (
     DEFAULT_MAX_TURNS, RuleError, RuleErrors, SaveError, load, play_games, save_game,
 )
+from rulelang.diagnostics import json_safe, printable
 from rulelang.parse import COMMAND_LINE
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
@@ -77,7 +78,7 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
         log = None
         if log_path:
             out = stack.enter_context(open(log_path, "w", encoding="utf-8", newline="\n"))
-            log = lambda line: out.write(line + "\n")  # noqa: E731
+            log = lambda line: out.write(json_safe(line) + "\n")  # noqa: E731
         if games is None:
             game = Game(rulebook, make_agents(agents, players), seed=seed,
                         max_turns=max_turns, log=log)
@@ -110,32 +111,38 @@ def play_on(game, save_at, save_path, as_json) -> None:
     try:
         save_game(game, save_path)
     except SaveError as err:
-        click.echo(f"error: {err}", err=True)
+        click.echo(printable(f"error: {err}"), err=True)
         sys.exit(1)
     st = game.state
     if as_json:
-        click.echo(json.dumps({"saved": save_path, "turn": st.turn, "round": st.round,
-                               "next_player": st.current}, ensure_ascii=False))
+        click.echo(json_safe(json.dumps({"saved": save_path, "turn": st.turn, "round": st.round,
+                                         "next_player": st.current}, ensure_ascii=False)))
     else:
-        click.echo(f"saved at turn {st.turn} (round {st.round}, seat {st.current} to play) "
-                   f"to {save_path}; go on with: rulelang resume {save_path}")
+        click.echo(printable(f"saved at turn {st.turn} (round {st.round}, seat {st.current} "
+                             f"to play) to {save_path}; go on with: rulelang resume {save_path}"))
+
+
+def _echo(text: str) -> None:
+    """A line of a report: the rulebook's title, agents' names and rules' names come from
+    files and agents' authors, so they are shown escaped."""
+    click.echo(printable(text))
 
 
 def _report_game(result, as_json):
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        click.echo(json_safe(json.dumps(result.to_json(), ensure_ascii=False)))
         return
-    click.echo(f"{result.ruleset} — seed {result.seed}, {result.players} players")
+    _echo(f"{result.ruleset} — seed {result.seed}, {result.players} players")
     if result.winner is None:
-        click.echo(f"no winner: {result.end_reason} after {result.turns} turns "
+        _echo(f"no winner: {result.end_reason} after {result.turns} turns "
                    f"({result.rounds} rounds)")
     else:
-        click.echo(f"seat {result.winner} ({result.agents[result.winner]}) wins: "
+        _echo(f"seat {result.winner} ({result.agents[result.winner]}) wins: "
                    f"{result.end_reason} after {result.turns} turns ({result.rounds} rounds, "
                    f"{result.minutes:g} minutes of simulated clock)")
     for seat in range(result.players):
         state = "bankrupt" if result.bankrupt[seat] else f"cash {result.cash[seat]}"
-        click.echo(f"  seat {seat} {result.agents[seat]:<8} {state:<14} "
+        _echo(f"  seat {seat} {result.agents[seat]:<8} {state:<14} "
                    f"net worth {result.net_worth[seat]}")
 
 
@@ -155,14 +162,14 @@ def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_jso
         if bar is not None:
             bar.stop()
     if as_json:
-        click.echo(json.dumps(batch.to_json(), ensure_ascii=False))
+        click.echo(json_safe(json.dumps(batch.to_json(), ensure_ascii=False)))
         return
-    click.echo(f"{batch.ruleset} — {batch.games} games, {batch.players} players, "
+    _echo(f"{batch.ruleset} — {batch.games} games, {batch.players} players, "
                f"seeds {seed}..{seed + games - 1}")
-    click.echo(f"  finished with a winner: {batch.finished}   capped at {max_turns} turns: "
+    _echo(f"  finished with a winner: {batch.finished}   capped at {max_turns} turns: "
                f"{batch.capped}")
-    click.echo("  end reasons: " + ", ".join(f"{k} {v}" for k, v in batch.end_reasons.items()))
-    click.echo("  wins by seat: " + ", ".join(
+    _echo("  end reasons: " + ", ".join(f"{k} {v}" for k, v in batch.end_reasons.items()))
+    _echo("  wins by seat: " + ", ".join(
         f"{i}: {w}" for i, w in enumerate(batch.wins_by_seat)))
-    click.echo(f"  mean turns {batch.mean_turns}; {batch.turns_total} turns in "
+    _echo(f"  mean turns {batch.mean_turns}; {batch.turns_total} turns in "
                f"{batch.elapsed_s} s = {batch.turns_per_s:,.0f} turns/s")
