@@ -133,7 +133,8 @@ def _check_counters(st: State, over: bool, max_turns: int) -> None:
         _fail(f"round is {st.round}: expected 0 to the turn, {st.turn}", "$.game.state.round")
     bankrupt = st.bankrupt.count(True)
     if st.bankruptcies != bankrupt:
-        _fail(f"{st.bankruptcies} bankruptcies, but {bankrupt} bankrupt seats",
+        _fail(f"{st.bankruptcies} bankruptcies, but {bankrupt} bankrupt "
+              f"{'seat' if bankrupt == 1 else 'seats'}",
               "$.game.state.bankruptcies")
     if not over and st.bankrupt[st.current]:
         _fail(f"seat {st.current}, bankrupt, is to play", "$.game.state.current")
