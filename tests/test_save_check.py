@@ -309,7 +309,14 @@ JSON_VALUES = st.recursive(
 def mutations(draw, doc):
     """A few changes to a save's game: a value replaced, nudged, or swapped with another."""
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from([p for p in _paths(doc) if p]))
+        # half the changes in the state, one field of it as likely as another
+        where = draw(st.sampled_from(["state", "anywhere"]))
+        if where == "state" and isinstance(doc.get("state"), dict) and doc["state"]:
+            field = draw(st.sampled_from(sorted(doc["state"])))
+            start = ("state", field)
+            path = draw(st.sampled_from(list(_paths(_get(doc, start), start))))
+        else:
+            path = draw(st.sampled_from([p for p in _paths(doc) if p]))
         parent, key = _get(doc, path[:-1]), path[-1]
         old = parent[key]
         how = draw(st.sampled_from(["replace", "nudge", "swap"]))
