@@ -3,8 +3,10 @@
 A save holds everything the rest of the game depends on: the state, the generator's state, the
 game's progress counters, each agent's own state, and which rulebook it is (path, options and a
 digest of its files). Writing is atomic: a temporary file, then a rename. Reading checks the
-format, the version, a checksum, the structure and the rulebook, and reports any problem as a
-`SaveError`, before anything is written anywhere.
+format, the version, a checksum (which detects accidental damage only: anyone can reseal an
+edited save), the structure, the rulebook, and the meaning of the game against the rulebook and
+the rules' invariants (save_check.py); any problem is a `SaveError`, raised before anything is
+written anywhere.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import cattrs
 from attrs import define
 from cattrs.preconf.json import make_converter
 
-from . import native
+from . import native, save_check
 from .diagnostics import json_safe
 from .engine.agents import AGENTS
 from .engine.game import Game
@@ -165,8 +167,13 @@ def _decode(value):
     if tag == "dict" and isinstance(inner, dict):
         return {k: _decode(v) for k, v in inner.items()}
     if tag == "random":
+        try:
+            saved = converter.structure(inner, Generator)
+        except cattrs.BaseValidationError as err:
+            problems = cattrs.transform_error(err, path="random")
+            raise ValueError("an agent's generator: " + "; ".join(problems[:3])) from None
         rng = random.Random()
-        _restore_generator(rng, converter.structure(inner, Generator))
+        _restore_generator(rng, saved)
         return rng
     raise ValueError(f"an agent value tagged {tag!r}: expected tuple, dict or random")
 
@@ -261,6 +268,10 @@ def dumps(game: Game) -> str:
         state=game.state,
     )
     body = converter.unstructure(saved)
+    try:
+        save_check.check_bounds(body, "$.game")  # what could not be read back is not written
+    except ValueError as err:
+        raise SaveError(f"the game cannot be saved: {err}") from None
     # Names from the rulebook are written with \\u escapes where a terminal would act on
     # them (json_safe): the same JSON, and a save is safe to print.
     return json_safe(json.dumps({"format": FORMAT, "version": VERSION,
@@ -353,11 +364,22 @@ def loads(text: str, agents: Sequence | None = None,
         raise SaveError(f"{where} was saved with another version of the rulebook "
                         f"{saved.rulebook.title!r} ({saved.rulebook.path}): its files have "
                         "changed since, so the game cannot go on exactly")
+    if not saved.agents:
+        raise SaveError(f"{where} is not a valid save: it has no seats")
     seats = _seats(saved.agents, agents, where)
     game = Game(rulebook, seats, seed=saved.seed, max_turns=saved.max_turns)
+    if len(saved.progress.seat_version) != len(seats):
+        raise SaveError(f"{where} is not a valid save: {len(saved.progress.seat_version)} "
+                        f"change counters for {len(seats)} seats")
     try:
-        _check_state(saved.state, game.state, rulebook)
+        save_check.check_state(saved.state, game.state, game, saved.progress.over,
+                               saved.max_turns)
+        save_check.check_progress(saved.progress, game, saved.state)
         for i, (agent, s) in enumerate(zip(seats, saved.agents)):
+            if type(agent) in AGENTS.values():  # a built-in agent: its values are known
+                for value in s.state.values():
+                    _decode(value)  # a bad tag is named before a shape is compared
+                save_check.check_agent(i, s.kind, _agent_state(agent, i), s.state)
             _restore_agent(agent, s.state)
         _restore_generator(game.rng, saved.rng)
     except (ValueError, TypeError, KeyError, AttributeError) as err:
@@ -365,9 +387,6 @@ def loads(text: str, agents: Sequence | None = None,
     game.state = saved.state
     for name in PROGRESS:
         setattr(game, name, getattr(saved.progress, name))
-    if len(game.seat_version) != len(seats):
-        raise SaveError(f"{where} is not a valid save: {len(game.seat_version)} change "
-                        f"counters for {len(seats)} seats")
     game.refresh_views()
     game._log = log
     return game
@@ -376,7 +395,7 @@ def loads(text: str, agents: Sequence | None = None,
 def _open(text: str, where: str) -> dict:
     """The body of a save, once its format, version and checksum are right."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=save_check.parse_int)
     except json.JSONDecodeError as err:
         if not text.startswith(_HEAD):
             raise SaveError(f"{where} is not a rulelang save: it is not JSON") from None
@@ -385,6 +404,10 @@ def _open(text: str, where: str) -> dict:
                         f"{err.colno}: {err.msg.lower()}{cut}") from None
     except RecursionError:
         raise SaveError(f"{where} is damaged: nested too deeply") from None
+    try:
+        save_check.check_bounds(doc)
+    except ValueError as err:
+        raise SaveError(f"{where} is not a valid save: {err}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(f"{where} is not a rulelang save: expected a JSON object with "
                         f"\"format\": \"{FORMAT}\"")
@@ -436,33 +459,3 @@ def _seats(saved: list[SavedAgent], given: Sequence | None, where: str) -> list:
                             "not built in; resume it from Python with agents=[...]")
         seats.append(cls())
     return seats
-
-
-def _check_state(saved: State, fresh: State, rulebook: Rulebook) -> None:
-    """The saved state fits the rulebook and the table: sizes, seats, spaces and cards."""
-    for field in attrs.fields(State):
-        a, b = getattr(saved, field.name), getattr(fresh, field.name)
-        if isinstance(b, list) and len(a) != len(b):
-            raise ValueError(f"$.game.state.{field.name} has {len(a)} entries, "
-                             f"expected {len(b)}")
-    n = fresh.players
-    if (saved.players, saved.bank) != (fresh.players, fresh.bank):
-        raise ValueError(f"$.game.state: {saved.players} players, expected {n}")
-    if not 0 <= saved.current < n:
-        raise ValueError(f"$.game.state.current is {saved.current}, not a seat")
-    for name, values, low, high in (("position", saved.position, 0, rulebook.size - 1),
-                                    ("owner", saved.owner, -1, n - 1),
-                                    ("houses", saved.houses, 0, 1000),
-                                    ("hotels", saved.hotels, 0, 1000)):
-        for i, v in enumerate(values):
-            if not low <= v <= high:
-                raise ValueError(f"$.game.state.{name}[{i}] is {v}, expected {low} to {high}")
-    for d, deck in enumerate(saved.decks):
-        size = len(rulebook.decks[d].cards)
-        if any(not 0 <= c < size for c in deck):
-            raise ValueError(f"$.game.state.decks[{d}] names a card the deck does not have")
-    for seat, hand in enumerate(saved.jail_cards):
-        for d, c in hand:
-            if not (0 <= d < len(rulebook.decks) and 0 <= c < len(rulebook.decks[d].cards)):
-                raise ValueError(f"$.game.state.jail_cards[{seat}] names a card that does "
-                                 "not exist")

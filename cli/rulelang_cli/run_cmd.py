@@ -17,6 +17,7 @@ from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
 
 from .options import include_path_option
+from .outputs import AtomicText, check_outputs
 from .render import print_diagnostics, usage_message
 
 
@@ -30,6 +31,8 @@ def game_outputs(command):
                      help="stop the game after TURN player-turns in all and save it (with --save)"),
         click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
                      help="the file the game is saved to; go on with `rulelang resume`"),
+        click.option("--force", is_flag=True,
+                     help="overwrite the --log and --save files if they exist (never an input)"),
     )):
         command = option(command)
     return command
@@ -53,11 +56,14 @@ def game_outputs(command):
 @include_path_option
 @game_outputs
 def run(file, players, seed, games, max_turns, agents, options, parameters, include_path,
-        log_path, as_json, save_at, save_path):
+        log_path, as_json, save_at, save_path, force):
     """Play FILE headlessly: one game, or a batch with --games."""
     check_save_options(save_at, save_path)
     if games is not None and save_at is not None:
         raise click.UsageError("--save-at saves one game: it cannot be used with --games")
+    outputs = {"--log": log_path, "--save": save_path}
+    # at once what is known; an existing file once every input is known (the rulebook's)
+    check_outputs(outputs, {file: "the rulebook being played"}, force=True)
     try:
         rulebook = load(file, options, parameters, include_path)
     except (RuleError, RuleErrors) as errors:
@@ -74,10 +80,11 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
         make_agents(agents, players)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--agents")
+    check_outputs(outputs, rulebook_files(rulebook), force)
     with ExitStack() as stack:
         log = None
         if log_path:
-            out = stack.enter_context(open(log_path, "w", encoding="utf-8", newline="\n"))
+            out = stack.enter_context(AtomicText(log_path))
             log = lambda line: out.write(json_safe(line) + "\n")  # noqa: E731
         if games is None:
             game = Game(rulebook, make_agents(agents, players), seed=seed,
@@ -85,6 +92,13 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
             play_on(game, save_at, save_path, as_json)
         else:
             _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json)
+
+
+def rulebook_files(rulebook) -> dict[str, str]:
+    """The files of a rulebook, as inputs no output may overwrite."""
+    first, *extended = rulebook.files
+    return {first: "the rulebook being played",
+            **{f: f"a file the rulebook {first!r} extends" for f in extended}}
 
 
 def check_save_options(save_at, save_path) -> None:
