@@ -28,8 +28,10 @@ def here(tmp_path):
     return tmp_path
 
 
-def rulelang_cli(*args, cwd):
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", *map(str, args)],
+def rulelang_cli(command, *args, cwd):
+    # the house rule extends its copied parent: the copy's folder is named with -I
+    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", command, "-I", ".",
+                           *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)
     assert "Traceback" not in done.stderr, done.stderr
     return done
