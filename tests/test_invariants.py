@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+import shutil
+
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from invariants import Checker, CheckedGame, Violation, load, play_checked, ruleset_paths
+import rulelang
+from invariants import (
+    ROOT, TALLY, Checker, CheckedGame, Violation, load, play_checked, ruleset_paths,
+)
 from rulelang.engine.game import Game
+from rulelang.resolve import resolve_with_errors
 from rulelang.runner import make_agents
-from strategies import SEEDS, tables
+from strategies import AGENT_NAMES, SEEDS, tables, variants
 
 RULESETS = ruleset_paths()
 
@@ -67,3 +74,45 @@ def test_checker_allows_a_drawn_card_in_transit_only_at_its_draw():
     game.state.decks[0].append(card)
     checker.check_state()
 
+
+
+@pytest.fixture(scope="module")
+def rulesets_copy(tmp_path_factory):
+    """A copy of rulesets/, where variants are written beside the rulebook they extend."""
+    copy = tmp_path_factory.mktemp("bounds") / "rulesets"
+    shutil.copytree(ROOT / "rulesets", copy)
+    return copy
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@given(data=st.data())
+def test_rulebooks_at_their_bounds_keep_the_invariants(ruleset, data, rulesets_copy):
+    """Any variant that checks clean plays without an exception, with every invariant after
+    every event: every setting left alone or drawn at its bounds, options on and off, dice
+    redrawn (one die or four, constant, two faces, named faces), player counts at the bounds,
+    random and default agents, a modest turn cap."""
+    base = rulesets_copy / ruleset.removeprefix("rulesets/")
+    declared = tuple(o.name for o in resolve_with_errors(str(base))[0].declared_options)
+    body, options, dice = data.draw(variants(ruleset, declared), label="variant")
+    rule = f'rule bounds:\n  cite "test", "bounds"\n{body}' if body else ""
+    text = f'rulebook "{ruleset} at its bounds"\nextends "{base.name}"\n\n{rule}{dice}'
+    path = base.with_name(f"bounds_{hashlib.sha1(text.encode()).hexdigest()[:12]}.rules")
+    path.write_text(text, encoding="utf-8")
+    try:
+        rb = rulelang.load(str(path), options)
+    except rulelang.RuleErrors:
+        assume(False)  # not a legal rulebook: the checker said why
+    low, high = rb.settings.players
+    n = data.draw(st.integers(low, high), label="players")
+    names = data.draw(st.lists(st.sampled_from(AGENT_NAMES), min_size=n, max_size=n),
+                      label="agents")
+    seed = data.draw(SEEDS, label="seed")
+    max_turns = data.draw(st.integers(1, 150), label="max_turns")
+    game = CheckedGame(rb, make_agents(names, n), seed=seed, max_turns=max_turns,
+                       checker=Checker(keep_lines=False))
+    game.play()
+    game.checker.check_finished()
+    key = f"{ruleset} at its bounds"
+    TALLY[key, "games"] += 1
+    TALLY[key, "events"] += game.checker.events
+    TALLY[key, game.end_reason] += 1

@@ -450,7 +450,12 @@ class RandomAgent(Agent):
         cash = self.rng.randint(-st.cash[other], st.cash[seat]) // 2 if self.rng.random() < 0.5 else 0
         if not (give or take or cash):
             return None
-        return Trade(other, give=tuple(give), take=tuple(take), cash=cash)
+        trade = Trade(other, give=tuple(give), take=tuple(take), cash=cash)
+        try:  # the engine says whether the rulebook allows it (trading = no, say)
+            act.check_trade(game, seat, trade)
+        except act.IllegalAction:
+            return None
+        return trade
 
     def accept_trade(self, game: Game, seat, proposer, trade):
         return self.rng.random() < 0.5

@@ -62,6 +62,17 @@ def at_turn_limit(game: Game, reason: str) -> None:
     game.finish(reason, richest(game) if reason == "time_limit" else None)
 
 
+# The ends that bounds of the engine give (game.py, tables.py): never a win.
+BOUNDS = ("roll_limit", "chain_limit")
+
+
+def at_bound(game: Game, reason: str) -> None:
+    """A loop of the engine reached its bound: the game ends at once, with no winner."""
+    game.rule = reason
+    game.finish(reason, None)
+    raise GameOver
+
+
 def end_now(game: Game, reason: str) -> None:
     """End the game at once; the richest by the printed valuation wins."""
     game.finish(reason, richest(game))
@@ -102,7 +113,8 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         st.jail_cards[seat] = []
         for pos in lots:
             game.give_deed(pos, creditor)
-        if not ending:
+        # the interest is asked only while the game goes on: a creditor left alone has won
+        if not ending and alive(game) > 1:
             for pos in lots:
                 if st.mortgaged[pos] and not st.bankrupt[creditor]:
                     act.take_mortgaged(game, creditor, pos)
@@ -127,7 +139,9 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
                 if alive(game) > 1:
                     game.auction(pos)
     if alive(game) <= 1:
-        last = next(i for i in range(st.players) if not st.bankrupt[i])
+        # nobody left at all (a game of one player): the last player standing was this one,
+        # and a bankrupt player never wins
+        last = next((i for i in range(st.players) if not st.bankrupt[i]), None)
         game.finish("last_player", last)
         raise GameOver
     if ending:
