@@ -169,8 +169,17 @@ class Checker:
                 self.fail(f"group {name!r} is built but not held whole")
             if s.building_on_mortgaged == "forbidden" and any(st.mortgaged[q] for q in members):
                 self.fail(f"group {name!r} is built while one of its lots is mortgaged")
-            if even and max(levels) - min(levels) > 1:
-                self.fail(f"group {name!r} is built unevenly: {levels}")
+            if not even:
+                continue
+            # evenly across the group, or, where a group may be built in parts
+            # (building_requires_full_group = no), across each owner's lots of it: selling
+            # a player's buildings leaves the others' standing
+            held = [levels] if len(owners) == 1 else [
+                [level for q, level in zip(members, levels) if st.owner[q] == o]
+                for o in owners]
+            for part in held:
+                if max(part) - min(part) > 1:
+                    self.fail(f"group {name!r} is built unevenly: {levels}")
 
     def check_hotel(self, space: str) -> None:
         """A hotel just built: every lot of its group had the required houses (or a hotel)."""

@@ -235,8 +235,10 @@ class DefaultAgent(Agent):
             if hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
                 return SellAll(top)
             return self._sells[top]
-        # 3. mortgage what is left
-        rest = [q for q in owned if not mortgaged[q]]
+        # 3. mortgage what is left, where no one's buildings stand in the group (a group
+        # held in parts when building_requires_full_group = no)
+        rest = [q for q in owned if not mortgaged[q]
+                and not (is_street[q] and act.group_has_buildings(game, group_of[q]))]
         if rest:
             return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
