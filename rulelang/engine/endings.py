@@ -89,7 +89,9 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
     interest, and with final_bankruptcy = everything_to_creditor the buildings go too.
     """
     st, s = game.state, game.settings
-    if st.bankrupt[seat]:
+    if st.bankrupt[seat] or alive(game) == 1:
+        # the last player in the game has won: what it cannot pay (the interest on the
+        # mortgaged deeds of the bankruptcy that left it alone, say) is not asked of it
         return
     game.rule = "bankruptcy"
     if game._log:
@@ -113,8 +115,7 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         st.jail_cards[seat] = []
         for pos in lots:
             game.give_deed(pos, creditor)
-        # the interest is asked only while the game goes on: a creditor left alone has won
-        if not ending and alive(game) > 1:
+        if not ending:
             for pos in lots:
                 if st.mortgaged[pos] and not st.bankrupt[creditor]:
                     act.take_mortgaged(game, creditor, pos)
@@ -139,8 +140,7 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
                 if alive(game) > 1:
                     game.auction(pos)
     if alive(game) <= 1:
-        # nobody left at all (a game of one player): the last player standing was this one,
-        # and a bankrupt player never wins
+        # never nobody: the last player is never made bankrupt (above)
         last = next((i for i in range(st.players) if not st.bankrupt[i]), None)
         game.finish("last_player", last)
         raise GameOver
