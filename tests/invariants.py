@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import rulelang
+from rulelang.engine.endings import BOUNDS
 from rulelang.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,8 +217,8 @@ class Checker:
         reason, winner = event["reason"], event["winner"]
         if not reason:
             self.fail("the game ended without saying why")
-        if reason == "turn_cap" and winner is not None:
-            self.fail("a capped game has a winner")
+        if reason in ("turn_cap", *BOUNDS) and winner is not None:
+            self.fail(f"a game ended by {reason} has a winner")
         if winner is not None and (not 0 <= winner < st.players or st.bankrupt[winner]):
             self.fail(f"the winner {winner} is not a player still in the game")
 

@@ -158,6 +158,7 @@ def test_the_checker_warns_of_dice_that_always_tie(rules):
     path = rules(TWO_PLAYERS + 'die "a" faces 3\ndie "b" faces 4\n')
     diags = [d for d in rulelang.check(path) if d.code == "W111"]
     assert len(diags) == 1 and "tie" in diags[0].message
+    assert f"after {MAX_TIES} of them" in diags[0].message  # the engine's bound, as it is
 
 
 def test_the_checker_warns_of_dice_that_always_double_and_roll_again(rules):
@@ -166,6 +167,7 @@ def test_the_checker_warns_of_dice_that_always_double_and_roll_again(rules):
                  '  set first_player = first_seat\ndie "a" faces 4\ndie "b" faces 4\n')
     diags = [d for d in rulelang.check(path) if d.code == "W111"]
     assert len(diags) == 1 and "roll again" in diags[0].message
+    assert f"after {MAX_ROLLS} rolls" in diags[0].message
     # with the classic third-double jail, the turn ends: nothing to report
     jailed = rules(TWO_PLAYERS + 'rule first:\n  cite "t", "t"\n'
                    '  set first_player = first_seat\ndie "a" faces 4\ndie "b" faces 4\n',

@@ -506,7 +506,9 @@ class Game(Holdings):
             return
         if choice != "roll":
             raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
-        st.jail_turns[seat] += 1  # counted once the choice is valid: a refusal changes nothing
+        # counted once the choice is valid: a refusal changes nothing; never past the last
+        # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
+        st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
         dice = self.roll(seat)
         self._faces(seat, dice)
         if self.stop:
