@@ -208,3 +208,15 @@ def test_a_player_bankrupt_while_collecting_from_each_player_is_paid_no_more():
     game.play()  # the checker: a bankrupt player holds no cash
     game.checker.check_finished()
     assert game.state.bankrupt[4] and game.state.cash[4] == 0
+
+
+def test_a_player_alone_in_the_game_is_never_made_bankrupt(rules):
+    """`set players = 1 to 8`, one player without cash: what it cannot pay is not taken, it
+    is never made bankrupt (nobody would be left: was StopIteration) and never stays in jail
+    past its last turn; the game plays to its cap."""
+    rb = rulelang.load(rules('rule solo:\n  cite "t", "t"\n  set players = 1 to 8\n'
+                             '  set starting_cash = $0\n  set auction_min_bid = $0\n  set jail_fine = $100000\n'))
+    game = CheckedGame(rb, make_agents("default", 1), seed=5, max_turns=300)
+    game.play()
+    game.checker.check_finished()
+    assert (game.end_reason, game.state.bankrupt) == ("turn_cap", [False])

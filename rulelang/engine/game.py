@@ -549,7 +549,7 @@ class Game(Holdings):
         count = len(rolls)
         rand = self.rng.random
         doubles = 0
-        rolled = 0  # rolls again so far
+        rolled = 0  # the rolls of this turn that said roll again (MAX_ROLLS)
         while True:
             self.again = False
             self.rule = "turn"
