@@ -79,8 +79,12 @@ class Checker:
         if kind == "draw":
             deck = self.deck_index[event["deck"]]
             in_transit = (deck, self.card_ids[deck][event["card"]])
-        elif kind == "build" and event["building"] == "hotel":
-            self.check_hotel(event["space"])
+        elif kind == "build":
+            if event["building"] == "hotel":
+                self.check_hotel(event["space"])
+            self.check_even(event["space"], +1)
+        elif kind == "sell":
+            self.check_even(event["space"], -1)
         elif kind == "end":
             self.ends += 1
             self.check_end(event)
@@ -170,17 +174,28 @@ class Checker:
                 self.fail(f"group {name!r} is built but not held whole")
             if s.building_on_mortgaged == "forbidden" and any(st.mortgaged[q] for q in members):
                 self.fail(f"group {name!r} is built while one of its lots is mortgaged")
-            if not even:
-                continue
-            # evenly across the group, or, where a group may be built in parts
-            # (building_requires_full_group = no), across each owner's lots of it: selling
-            # a player's buildings leaves the others' standing
-            held = [levels] if len(owners) == 1 else [
-                [level for q, level in zip(members, levels) if st.owner[q] == o]
-                for o in owners]
-            for part in held:
-                if max(part) - min(part) > 1:
-                    self.fail(f"group {name!r} is built unevenly: {levels}")
+            # Where a group may be built in parts (building_requires_full_group = no), a
+            # bankruptcy sells one owner's buildings and leaves the others' standing, and its
+            # creditor may get a bare lot beside its built one: evenness holds at each build
+            # and sale there (check_even), not in every state.
+            if even and s.building_requires_full_group and max(levels) - min(levels) > 1:
+                self.fail(f"group {name!r} is built unevenly: {levels}")
+
+    def check_even(self, space: str, step: int) -> None:
+        """A building just built (step +1) went on a lot of the group's lowest level; one just
+        sold (-1) came off a lot of its highest (when the rulebook builds or sells evenly)."""
+        game = self.game
+        st, rb, s = game.state, game.rulebook, game.settings
+        if not (s.building_even if step > 0 else s.building_sale_even):
+            return
+        top = s.houses_per_hotel + 1
+        pos = rb.space(space).index
+        before = (top if st.hotels[pos] else st.houses[pos]) - step
+        others = [top if st.hotels[q] else st.houses[q]
+                  for q in rb.groups[rb.spaces[pos].group] if q != pos]
+        if others and (before > min(others) if step > 0 else before < max(others)):
+            self.fail(f"{'built on' if step > 0 else 'sold from'} {space!r} at level {before}, "
+                      f"unevenly: the group's other lots stand at {others}")
 
     def check_hotel(self, space: str) -> None:
         """A hotel just built: every lot of its group had the required houses (or a hotel)."""
