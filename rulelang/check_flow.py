@@ -98,6 +98,7 @@ class Flow:
     def run(self) -> None:
         self.effect_lists()
         self.dead_rules()
+        self.constant_dice()
         self.conflicts()
         if self.n:
             self.cards_from_every_square()
@@ -164,6 +165,35 @@ class Flow:
                                notes=[(f"rule '{jailing.rule.name.name}' sends the player to "
                                        "jail here", jailing.when.span)])
             self.dead_conditions(h)
+
+    def constant_dice(self) -> None:
+        """Dice whose every throw is the same reach the engine's bounds (engine/game.py):
+        the throws for the first player always tie (seat order decides after MAX_TIES), and
+        dice that always double, with every double rolling again and none sending the player
+        to jail, roll until a landing stops the turn or MAX_ROLLS ends the game."""
+        dice = moving_dice(self.program)
+        if not dice or any(len(_faces(d)) > 1 for d in dice):
+            return
+        players = self.settings.get("players", (2, 8))
+        if self.settings.get("first_player") == "highest_roll" and players[1] > 1:
+            self.error("W111", "every die always shows the same face, so the throws for the "
+                       "first player always tie: seat order decides after 100 of them",
+                       dice[0].span, hint="give a die more faces, or set first_player = "
+                       "first_seat")
+        if len(dice) < 2 or len(set.union(*(_faces(d) for d in dice))) > 1:
+            return  # not every throw is a double
+        doubles = [h for h in self.hooks if isinstance(h.when.event, ast.RollsDoubles)]
+        if any(h.always and any(isinstance(e, ast.GoToJail) for e in h.when.effects)
+               for h in doubles):
+            return  # the n-th double in a row ends the turn in jail
+        again = next((e for h in doubles if h.always and not h.when.event.times
+                      for e in h.when.effects if isinstance(e, ast.RollAgain)), None)
+        if again is not None:
+            self.error("W111", "every throw is a double and every double says roll again, "
+                       "with no jail on doubles: a turn ends only if a landing stops it, "
+                       "and the game ends after 100 rolls in one turn", again.span,
+                       hint="give a die more faces, or send the player to jail on the third "
+                       "double: when a player rolls doubles 3 times in a row: go to jail")
 
     def dead_conditions(self, h: Hook) -> None:
         seen: dict[tuple, ast.Condition] = {}

@@ -126,6 +126,7 @@ CODES: dict[str, str] = {
     "W108": "deck of an unusual size",
     "W109": "override that changes nothing",
     "W110": "effect that never happens",
+    "W111": "dice that always give the same throw",
 }
 
 

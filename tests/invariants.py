@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import rulelang
+from rulelang.engine.endings import BOUNDS
 from rulelang.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,8 +79,12 @@ class Checker:
         if kind == "draw":
             deck = self.deck_index[event["deck"]]
             in_transit = (deck, self.card_ids[deck][event["card"]])
-        elif kind == "build" and event["building"] == "hotel":
-            self.check_hotel(event["space"])
+        elif kind == "build":
+            if event["building"] == "hotel":
+                self.check_hotel(event["space"])
+            self.check_even(event["space"], +1)
+        elif kind == "sell":
+            self.check_even(event["space"], -1)
         elif kind == "end":
             self.ends += 1
             self.check_end(event)
@@ -169,8 +174,28 @@ class Checker:
                 self.fail(f"group {name!r} is built but not held whole")
             if s.building_on_mortgaged == "forbidden" and any(st.mortgaged[q] for q in members):
                 self.fail(f"group {name!r} is built while one of its lots is mortgaged")
-            if even and max(levels) - min(levels) > 1:
+            # Where a group may be built in parts (building_requires_full_group = no), a
+            # bankruptcy sells one owner's buildings and leaves the others' standing, and its
+            # creditor may get a bare lot beside its built one: evenness holds at each build
+            # and sale there (check_even), not in every state.
+            if even and s.building_requires_full_group and max(levels) - min(levels) > 1:
                 self.fail(f"group {name!r} is built unevenly: {levels}")
+
+    def check_even(self, space: str, step: int) -> None:
+        """A building just built (step +1) went on a lot of the group's lowest level; one just
+        sold (-1) came off a lot of its highest (when the rulebook builds or sells evenly)."""
+        game = self.game
+        st, rb, s = game.state, game.rulebook, game.settings
+        if not (s.building_even if step > 0 else s.building_sale_even):
+            return
+        top = s.houses_per_hotel + 1
+        pos = rb.space(space).index
+        before = (top if st.hotels[pos] else st.houses[pos]) - step
+        others = [top if st.hotels[q] else st.houses[q]
+                  for q in rb.groups[rb.spaces[pos].group] if q != pos]
+        if others and (before > min(others) if step > 0 else before < max(others)):
+            self.fail(f"{'built on' if step > 0 else 'sold from'} {space!r} at level {before}, "
+                      f"unevenly: the group's other lots stand at {others}")
 
     def check_hotel(self, space: str) -> None:
         """A hotel just built: every lot of its group had the required houses (or a hotel)."""
@@ -207,8 +232,8 @@ class Checker:
         reason, winner = event["reason"], event["winner"]
         if not reason:
             self.fail("the game ended without saying why")
-        if reason == "turn_cap" and winner is not None:
-            self.fail("a capped game has a winner")
+        if reason in ("turn_cap", *BOUNDS) and winner is not None:
+            self.fail(f"a game ended by {reason} has a winner")
         if winner is not None and (not 0 <= winner < st.players or st.bankrupt[winner]):
             self.fail(f"the winner {winner} is not a player still in the game")
 

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import functools
+import shutil
+from pathlib import Path
+
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from invariants import Checker, CheckedGame, Violation, load, play_checked, ruleset_paths
+import rulelang
+from invariants import (
+    ROOT, TALLY, Checker, CheckedGame, Violation, load, play_checked, ruleset_paths,
+)
+from rulelang.check import check
+from rulelang.compile import compile_program
 from rulelang.engine.game import Game
+from rulelang.parse import parse_file
+from rulelang.resolve import load_chain, merge
 from rulelang.runner import make_agents
-from strategies import SEEDS, tables
+from strategies import AGENT_NAMES, SEEDS, tables, variants
 
 RULESETS = ruleset_paths()
 
@@ -67,3 +78,65 @@ def test_checker_allows_a_drawn_card_in_transit_only_at_its_draw():
     game.state.decks[0].append(card)
     checker.check_state()
 
+
+
+@pytest.fixture(scope="module")
+def rulesets_copy(tmp_path_factory):
+    """A copy of rulesets/, where variants are written beside the rulebook they extend."""
+    copy = tmp_path_factory.mktemp("bounds") / "rulesets"
+    shutil.copytree(ROOT / "rulesets", copy)
+    return copy
+
+
+@functools.cache
+def _chain(path: str) -> tuple:
+    """A rulebook's files, parsed once per session (a variant adds its own in front)."""
+    return tuple(load_chain(path))
+
+
+@functools.cache
+def _declared(path: str) -> tuple[str, ...]:
+    """The options a rulebook declares."""
+    return tuple(n.name for n in merge(list(_chain(path)))[0].declared_options)
+
+
+def _variant(path: Path, text: str, options: tuple[str, ...]) -> rulelang.Rulebook | None:
+    """The variant rulebook `text`, written at `path` (it extends the rulebook beside it), as
+    `rulelang.load` would compile it; None if the checker finds an error in it."""
+    path.write_text(text, encoding="utf-8")
+    base = path.with_name(parse_file(str(path)).extends.path.value)
+    chain = [parse_file(str(path)), *_chain(str(base))]
+    program, errors = merge(chain, options)
+    if any(d.is_error for d in errors + check(program)):
+        return None
+    return compile_program(program)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@given(data=st.data())
+def test_rulebooks_at_their_bounds_keep_the_invariants(ruleset, data, rulesets_copy):
+    """Any variant that checks clean plays without an exception, with every invariant after
+    every event: every setting left alone or drawn at its bounds, options on and off, dice
+    redrawn (one die or four, constant, two faces, named faces), player counts at the bounds,
+    random and default agents, a modest turn cap."""
+    base = rulesets_copy / ruleset.removeprefix("rulesets/")
+    declared = _declared(str(base))
+    body, options, dice = data.draw(variants(ruleset, declared), label="variant")
+    rule = f'rule bounds:\n  cite "test", "bounds"\n{body}' if body else ""
+    text = f'rulebook "{ruleset} at its bounds"\nextends "{base.name}"\n\n{rule}{dice}'
+    rb = _variant(base.with_name("bounds.rules"), text, options)
+    assume(rb is not None)  # not a legal rulebook: the checker says why
+    low, high = rb.settings.players
+    n = data.draw(st.integers(low, high), label="players")
+    names = data.draw(st.lists(st.sampled_from(AGENT_NAMES), min_size=n, max_size=n),
+                      label="agents")
+    seed = data.draw(SEEDS, label="seed")
+    max_turns = data.draw(st.integers(1, 150), label="max_turns")
+    game = CheckedGame(rb, make_agents(names, n), seed=seed, max_turns=max_turns,
+                       checker=Checker(keep_lines=False))
+    game.play()
+    game.checker.check_finished()
+    key = f"{ruleset} at its bounds"
+    TALLY[key, "games"] += 1
+    TALLY[key, "events"] += game.checker.events
+    TALLY[key, game.end_reason] += 1

@@ -235,8 +235,10 @@ class DefaultAgent(Agent):
             if hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
                 return SellAll(top)
             return self._sells[top]
-        # 3. mortgage what is left
-        rest = [q for q in owned if not mortgaged[q]]
+        # 3. mortgage what is left, where no one's buildings stand in the group (a group
+        # held in parts when building_requires_full_group = no)
+        rest = [q for q in owned if not mortgaged[q]
+                and not (is_street[q] and act.group_has_buildings(game, group_of[q]))]
         if rest:
             return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
@@ -450,7 +452,12 @@ class RandomAgent(Agent):
         cash = self.rng.randint(-st.cash[other], st.cash[seat]) // 2 if self.rng.random() < 0.5 else 0
         if not (give or take or cash):
             return None
-        return Trade(other, give=tuple(give), take=tuple(take), cash=cash)
+        trade = Trade(other, give=tuple(give), take=tuple(take), cash=cash)
+        try:  # the engine says whether the rulebook allows it (trading = no, say)
+            act.check_trade(game, seat, trade)
+        except act.IllegalAction:
+            return None
+        return trade
 
     def accept_trade(self, game: Game, seat, proposer, trade):
         return self.rng.random() < 0.5

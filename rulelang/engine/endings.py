@@ -62,6 +62,17 @@ def at_turn_limit(game: Game, reason: str) -> None:
     game.finish(reason, richest(game) if reason == "time_limit" else None)
 
 
+# The ends that bounds of the engine give (game.py, tables.py): never a win.
+BOUNDS = ("roll_limit", "chain_limit")
+
+
+def at_bound(game: Game, reason: str) -> None:
+    """A loop of the engine reached its bound: the game ends at once, with no winner."""
+    game.rule = reason
+    game.finish(reason, None)
+    raise GameOver
+
+
 def end_now(game: Game, reason: str) -> None:
     """End the game at once; the richest by the printed valuation wins."""
     game.finish(reason, richest(game))
@@ -78,7 +89,9 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
     interest, and with final_bankruptcy = everything_to_creditor the buildings go too.
     """
     st, s = game.state, game.settings
-    if st.bankrupt[seat]:
+    if st.bankrupt[seat] or alive(game) == 1:
+        # the last player in the game has won: what it cannot pay (the interest on the
+        # mortgaged deeds of the bankruptcy that left it alone, say) is not asked of it
         return
     game.rule = "bankruptcy"
     if game._log:
@@ -127,7 +140,8 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
                 if alive(game) > 1:
                     game.auction(pos)
     if alive(game) <= 1:
-        last = next(i for i in range(st.players) if not st.bankrupt[i])
+        # never nobody: the last player is never made bankrupt (above)
+        last = next((i for i in range(st.players) if not st.bankrupt[i]), None)
         game.finish("last_player", last)
         raise GameOver
     if ending:

@@ -25,6 +25,11 @@ from .tables import MAX_CHAIN, RentContext, Rulebook
 BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
+# Bounds on the loops the dice drive, so that every rulebook that checks clean ends (the
+# checker warns of dice that reach them, W111). Past MAX_ROLLS rolls in one turn the game ends
+# (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
+MAX_ROLLS = 100
+MAX_TIES = 100
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -107,7 +112,10 @@ class Game(Holdings):
         self._claims = [getattr(a, "attentive", True)
                         and getattr(a, "claim_delay", 0) < s.rent_claim_window
                         for a in self.agents]
-        self._setup()
+        try:
+            self._setup()
+        except GameOver:  # a rule of `the game starts` ended it, or a bound was reached
+            pass
 
     @property
     def max_turns(self) -> int:
@@ -165,9 +173,15 @@ class Game(Holdings):
         if s.deal_deeds:
             deal_deeds(self)
         self.rule = "first_player"
+        tie_break = False
         if s.first_player == "highest_roll" and n > 1:
             contenders = list(range(n))
+            throws = 0
             while len(contenders) > 1:
+                if throws == MAX_TIES:  # dice that always tie: the first in seat order
+                    tie_break = True
+                    break
+                throws += 1
                 totals = {}
                 for seat in contenders:
                     self.roll(seat)
@@ -175,7 +189,10 @@ class Game(Holdings):
                 best = max(totals.values())
                 contenders = [seat for seat in contenders if totals[seat] == best]
             st.current = contenders[0]
-        self.emit("first_player", player=st.current)
+        if tie_break:
+            self.emit("first_player", player=st.current, tie_break=True)
+        else:
+            self.emit("first_player", player=st.current)
 
     # ------------------------------------------------------------ money
 
@@ -255,11 +272,17 @@ class Game(Holdings):
         if steps > 0:
             crossed = rb.crossings[start][steps % (rb.size + 1)]
             if crossed:
+                # a `passes` rule that moves the player on is a link of the chain too
+                self._depth += 1
+                if self._depth > MAX_CHAIN:
+                    self.chain_cut(seat)
                 for q in crossed:
                     for hook in rb.pass_hooks[q]:
                         hook(self, seat, None)
                         if self.stop:
+                            self._depth -= 1
                             return
+                self._depth -= 1
         pos = st.position[seat] = (start + steps) % rb.size
         if self._log:
             self.emit("move", player=seat, to=rb.spaces[pos].name, steps=steps)
@@ -272,15 +295,18 @@ class Game(Holdings):
         self._landed_owner = st.owner[pos]
         self._depth += 1
         if self._depth > MAX_CHAIN:
-            self.emit("chain_cut", player=seat, depth=self._depth)
-            self.stop = True
-        else:
-            for hook in hooks:
-                hook(self, seat, ctx)
-                if self.stop:
-                    break
+            self.chain_cut(seat)
+        for hook in hooks:
+            hook(self, seat, ctx)
+            if self.stop:
+                break
         self._depth -= 1
         self._landed_owner = outer
+
+    def chain_cut(self, seat: int) -> None:
+        """A chain of triggered effects reached MAX_CHAIN links: the game ends there."""
+        self.emit("chain_cut", player=seat, depth=self._depth)
+        endings.at_bound(self, "chain_limit")
 
     def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
         """Move forward to `dest`; a player already there does not go round again."""
@@ -420,16 +446,19 @@ class Game(Holdings):
         self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel, "repairs")
 
     def pay_each(self, seat: int, amount: int, collect: bool) -> None:
-        """Pay every other player `amount`, or collect it from each of them."""
+        """Pay every other player `amount`, or collect it from each of them; a player who
+        goes bankrupt on the way (a payer's deeds can bring interest due) takes no further
+        part."""
         st = self.state
         for other in self.bidders():
+            if st.bankrupt[seat]:
+                return
             if other == seat or st.bankrupt[other]:
                 continue
             if collect:
                 self.charge(other, seat, amount, "card")
             else:
-                if not self.charge(seat, other, amount, "card"):
-                    return
+                self.charge(seat, other, amount, "card")
 
     def draw(self, seat: int, deck_index: int) -> None:
         """Take the top card; put it under the deck (or keep it) and obey it."""
@@ -477,7 +506,9 @@ class Game(Holdings):
             return
         if choice != "roll":
             raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
-        st.jail_turns[seat] += 1  # counted once the choice is valid: a refusal changes nothing
+        # counted once the choice is valid: a refusal changes nothing; never past the last
+        # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
+        st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
         dice = self.roll(seat)
         self._faces(seat, dice)
         if self.stop:
@@ -518,6 +549,7 @@ class Game(Holdings):
         count = len(rolls)
         rand = self.rng.random
         doubles = 0
+        rolled = 0  # the rolls of this turn that said roll again (MAX_ROLLS)
         while True:
             self.again = False
             self.rule = "turn"
@@ -543,6 +575,9 @@ class Game(Holdings):
                 tokens.faces_after(self, seat, dice)
             if self.stop or not self.again:
                 return
+            rolled += 1
+            if rolled >= MAX_ROLLS:
+                endings.at_bound(self, "roll_limit")
 
     def play_turn(self) -> None:
         """One player's turn: all its rolls, then its decisions between turns."""

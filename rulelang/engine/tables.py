@@ -15,8 +15,9 @@ from attrs import frozen
 from .settings import Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
-# land -> card -> move -> land ..., or a token sent on by its own `reaches` rules: deeper than
-# this stops (the checker reports the chains that never end: check_flow, E417)
+# land -> card -> move -> land ..., a `passes` rule that moves the player on, or a token sent
+# on by its own `reaches` rules: deeper than this ends the game as `chain_limit` (the checker
+# reports the chains that never end: check_flow, E417)
 MAX_CHAIN = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 

@@ -62,9 +62,8 @@ def move_token(game: Game, token: int, dest: int) -> None:
     if game.logging:
         game.emit("token", token=rb.tokens[token].name, to=rb.spaces[dest].name)
     if game._depth >= MAX_CHAIN:
-        game.emit("chain_cut", player=st.current, depth=game._depth + 1)
-        game.stop = True
-        return
+        game._depth += 1
+        game.chain_cut(st.current)
     outer = game.token
     game.token = token
     game._depth += 1
