@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import random
+import stat
 import tempfile
 from typing import Any, Callable, Sequence
 
@@ -289,8 +290,17 @@ def save_game(game: Game, path: str | os.PathLike) -> None:
     """Write the game to `path` atomically: a complete new save, or the old file untouched."""
     text = dumps(game)  # any SaveError comes before a file is touched
     target = os.fspath(path)
-    if os.path.isdir(target):
-        raise SaveError(f"{target!r} is a directory")
+    try:
+        mode = os.lstat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):  # never a device, a pipe or a link
+        raise SaveError(f"{target!r} is not a regular file: a save replaces only a regular "
+                        "file")
+    for source in game.rulebook.files:
+        if mode is not None and os.path.exists(source) and os.path.samefile(target, source):
+            raise SaveError(f"{target!r} is a file of the rulebook being played: it would be "
+                            "overwritten")
     folder = os.path.dirname(os.path.abspath(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
@@ -432,14 +442,18 @@ def _load_rulebook(ref: RulebookRef, path, where: str, include_path=()) -> Ruleb
     from . import RuleErrors, load  # the package imports this module
 
     path = ref.path if path is None else os.fspath(path)
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise SaveError(f"{where} plays the rulebook {path!r}, which is not there now; give "
                         "the rulebook's file (--rules FILE, or rulebook= from Python)")
     try:
         return load(path, tuple(ref.options), tuple(ref.parameters), include_path)
     except RuleErrors as errors:
-        raise SaveError(f"{where} plays the rulebook {path!r}, which cannot be loaded now: "
-                        f"{errors} (rulelang check {path})") from None
+        # The path comes from the save, which anyone can write: name the codes only, never a
+        # message, which could quote the file's text (checking it is the user's own call).
+        codes = ", ".join(sorted({d.code for d in errors.diagnostics}))
+        raise SaveError(f"{where} plays the rulebook {path!r}, which cannot be loaded now "
+                        f"({codes}): see `rulelang check {path}`; a rulebook that extends "
+                        "files of other folders needs them named with --include-path") from None
 
 
 def _seats(saved: list[SavedAgent], given: Sequence | None, where: str) -> list:

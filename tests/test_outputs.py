@@ -6,6 +6,7 @@ a crash or Ctrl-C in the middle of a game leaves the old file whole."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -164,3 +165,21 @@ def test_a_crash_in_the_middle_leaves_the_old_log_whole(command, interrupt, save
     result = CliRunner().invoke(module.run if command == "run" else module.resume,
                                 [*args, "--log", "events.jsonl", "--force"])
     assert result.exit_code == 0 and log.read_text().startswith('{"turn":')
+
+
+@pytest.mark.parametrize("option", [["--log"], ["--save-at", "3", "--save"]])
+@pytest.mark.parametrize("force", [False, True])
+def test_a_device_a_pipe_or_a_link_is_never_replaced(option, force, here):
+    """An output that exists and is not a regular file (a FIFO standing for a device, a
+    symbolic link to a file no input names) is refused, --force or not, and stays what it
+    was: `--log /dev/null --force` must not put a file in the place of /dev/null."""
+    os.mkfifo(here / "pipe")
+    (here / "target.txt").write_text("kept\n")
+    os.symlink(here / "target.txt", here / "link")
+    for name, kind in (("pipe", "a pipe (FIFO)"), ("link", "a symbolic link")):
+        done = rulelang_cli("run", "classic_1961.rules", *option, name,
+                            *(["--force"] if force else []), cwd=here)
+        assert done.returncode == 2, done.stderr
+        assert f"is {kind}" in done.stderr and "--force to overwrite" not in done.stderr
+    assert stat.S_ISFIFO(os.lstat(here / "pipe").st_mode)
+    assert os.path.islink(here / "link") and (here / "target.txt").read_text() == "kept\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 
@@ -361,3 +362,34 @@ def test_a_mutated_save_is_refused_or_plays_on_within_the_rules(ruleset, data, t
     checker.check_state()
     resumed.play()
     checker.check_finished()
+
+
+@pytest.mark.parametrize("secret_name", ["api_key", "api_key.rules"])
+def test_a_save_naming_a_secret_file_never_shows_it(secret_name, good, tmp_path):
+    """The rulebook a save names is read like any rulebook, but the save is a stranger's
+    file: a failure names the codes, never a message that could quote the file's text."""
+    secret = tmp_path / "private" / secret_name
+    secret.parent.mkdir()
+    secret.write_text("sk_live_SECRET123 and more\n")
+    path = tmp_path / "game.json"
+    path.write_text(_reseal(good, lambda g: g["rulebook"].update(path=str(secret))))
+    with pytest.raises(rulelang.SaveError) as err:
+        rulelang.load_game(path)
+    assert "SECRET" not in str(err.value) and "E0" in str(err.value)
+    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", str(path)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 1 and "SECRET" not in done.stdout + done.stderr, done.stderr
+
+
+def test_save_game_never_overwrites_its_rulebook_nor_a_device(tmp_path):
+    """From Python too, a save never replaces the rulebook played nor a non-regular file."""
+    rules = tmp_path / "r.rules"
+    rules.write_text('rulebook "R"\nextends "classic_1961.rules"\n')
+    game = Game(load(str(rules)), make_agents("default", 3), seed=1)
+    before = rules.read_bytes()
+    with pytest.raises(rulelang.SaveError, match="rulebook being played"):
+        save.save_game(game, rules)
+    assert rules.read_bytes() == before
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(rulelang.SaveError, match="not a regular file"):
+        save.save_game(game, tmp_path / "pipe")

@@ -25,6 +25,21 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+def not_a_regular_file(path: str) -> str | None:
+    """What `path` is, when it exists and is not a regular file (a link is not followed)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    for test, kind in ((stat.S_ISREG, None), (stat.S_ISDIR, "a folder"),
+                       (stat.S_ISLNK, "a symbolic link"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a pipe (FIFO)"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str], force: bool) -> None:
     """Refuse, as a usage error, an output that is an input or another output, an existing
     output without --force, and an output whose folder is missing or read-only.
@@ -41,8 +56,11 @@ def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str], force:
             if _same_file(path, other_path):
                 raise click.BadParameter(f"{path!r} is also the file of {other}; choose "
                                          "another file", param_hint=option)
-        if os.path.isdir(path):
-            raise click.BadParameter(f"{path!r} is a folder", param_hint=option)
+        kind = not_a_regular_file(path)
+        if kind:  # a device, a pipe or a link is never replaced by a file, --force or not
+            raise click.BadParameter(f"{path!r} is {kind}: rulelang writes logs and saves "
+                                     "only to regular files; choose another file",
+                                     param_hint=option)
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
             raise click.BadParameter(f"the folder {folder!r} does not exist", param_hint=option)
