@@ -90,8 +90,10 @@ def rulesets_copy(tmp_path_factory):
 
 @functools.cache
 def _chain(path: str) -> tuple:
-    """A rulebook's files, parsed once per session (a variant adds its own in front)."""
-    return tuple(load_chain(path))
+    """A rulebook's files, parsed once per session (a variant adds its own in front). The
+    copy of rulesets/ is an include path: a house rule there extends "../classic_1961.rules"."""
+    return tuple(load_chain(path, [str(Path(path).parent.parent)]
+                            if Path(path).parent.name == "house" else []))
 
 
 @functools.cache
