@@ -10,22 +10,132 @@ from __future__ import annotations
 from typing import Union
 
 import attrs
-from attrs import frozen
+
+# Slotted and without a weak-reference slot: a long file holds millions of nodes.
+frozen = attrs.frozen(weakref_slot=False)
 
 
-@frozen(order=True)
+# A span's file, columns and the number of lines it covers, packed in one int: equal packings
+# are shared, so that a span costs one small object (line, packing) where most lines of a
+# file repeat the same few layouts. Files are numbered in the order first seen (a process
+# reads few). _BIAS lets the -1 of Lark's end-of-file errors through.
+_BITS = 32
+_MASK = (1 << _BITS) - 1
+_BIAS = 1 << (_BITS - 1)
+_POSITION = (1 << 3 * _BITS) - 1  # the columns and line count, without the file
+_FILES: list[str] = []
+_FILE_NUMBERS: dict[str, int] = {}
+_PACKINGS: dict[int, int] = {}
+_MAX_PACKINGS = 1 << 16  # then the table starts again: it never grows with the input
+
+
 class Span:
-    """A region of a source file: 1-based line and column, end exclusive."""
+    """A region of a source file: 1-based line and column, end exclusive.
 
-    file: str
+    Frozen, hashable and ordered by (file, line, column, end_line, end_column), like the
+    attrs classes around it; it stores them packed to keep long files small.
+    """
+
+    __slots__ = ("line", "_cols")
+
     line: int
-    column: int
-    end_line: int
-    end_column: int
+
+    def __init__(self, file: str, line: int, column: int, end_line: int,
+                 end_column: int) -> None:
+        fields = (column + _BIAS, end_line - line + _BIAS, end_column + _BIAS)
+        if not all(0 <= f <= _MASK for f in fields):
+            raise ValueError(f"span position out of range: {line}:{column}-"
+                             f"{end_line}:{end_column}")
+        number = _FILE_NUMBERS.get(file)
+        if number is None:
+            number = _FILE_NUMBERS[file] = len(_FILES)
+            _FILES.append(file)
+        cols = (((((number << _BITS) | fields[0]) << _BITS) | fields[1]) << _BITS) | fields[2]
+        shared = _PACKINGS.get(cols)
+        if shared is None:
+            if len(_PACKINGS) >= _MAX_PACKINGS:
+                _PACKINGS.clear()
+            shared = _PACKINGS[cols] = cols
+        setter = object.__setattr__
+        setter(self, "line", line)
+        setter(self, "_cols", shared)
+
+    @property
+    def file(self) -> str:
+        return _FILES[self._cols >> 3 * _BITS]
+
+    @property
+    def column(self) -> int:
+        return ((self._cols >> 2 * _BITS) & _MASK) - _BIAS
+
+    @property
+    def end_line(self) -> int:
+        return self.line + ((self._cols >> _BITS) & _MASK) - _BIAS
+
+    @property
+    def end_column(self) -> int:
+        return (self._cols & _MASK) - _BIAS
 
     @classmethod
     def point(cls, file: str, line: int = 1, column: int = 1) -> "Span":
         return cls(file, line, column, line, column + 1)
+
+    def replace(self, **changes: int | str) -> "Span":
+        """This span with some of its five fields changed (as attrs.evolve would)."""
+        fields = dict(file=self.file, line=self.line, column=self.column,
+                      end_line=self.end_line, end_column=self.end_column)
+        fields.update(changes)
+        return Span(**fields)  # type: ignore[arg-type]
+
+    def _key(self) -> tuple[str, int, int]:
+        return (self.file, self.line, self._cols & _POSITION)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __reduce__(self) -> tuple:
+        return (Span, (self.file, self.line, self.column, self.end_line, self.end_column))
+
+    def __repr__(self) -> str:
+        return (f"Span(file={self.file!r}, line={self.line!r}, column={self.column!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r})")
+
+    def __hash__(self) -> int:
+        return hash((self.line, self._cols))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self.line == other.line and self._cols == other._cols  # type: ignore
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self.line != other.line or self._cols != other._cols  # type: ignore
+
+    # The packing orders as (column, end_line, end_column) do within one line.
+    def __lt__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() >= other._key()
 
 
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
