@@ -12,20 +12,132 @@ from typing import Union
 import attrs
 from attrs import frozen
 
+# Every node is `@frozen(weakref_slot=False)`: slotted, without the weak-reference slot no one
+# uses (a long file holds millions of nodes). Written out so that mypy's attrs plugin (mypyc
+# compiles the engine against these classes) knows them.
 
-@frozen(order=True)
+
+# A span's file, columns and the number of lines it covers, packed in one int: equal packings
+# are shared, so that a span costs one small object (line, packing) where most lines of a
+# file repeat the same few layouts. Files are numbered in the order first seen (a process
+# reads few). _BIAS lets the -1 of Lark's end-of-file errors through.
+_BITS = 32
+_MASK = (1 << _BITS) - 1
+_BIAS = 1 << (_BITS - 1)
+_POSITION = (1 << 3 * _BITS) - 1  # the columns and line count, without the file
+_FILES: list[str] = []
+_FILE_NUMBERS: dict[str, int] = {}
+_PACKINGS: dict[int, int] = {}
+_MAX_PACKINGS = 1 << 16  # then the table starts again: it never grows with the input
+
+
 class Span:
-    """A region of a source file: 1-based line and column, end exclusive."""
+    """A region of a source file: 1-based line and column, end exclusive.
 
-    file: str
+    Frozen, hashable and ordered by (file, line, column, end_line, end_column), like the
+    attrs classes around it; it stores them packed to keep long files small.
+    """
+
+    __slots__ = ("line", "_cols")
+
     line: int
-    column: int
-    end_line: int
-    end_column: int
+
+    def __init__(self, file: str, line: int, column: int, end_line: int,
+                 end_column: int) -> None:
+        fields = (column + _BIAS, end_line - line + _BIAS, end_column + _BIAS)
+        if not all(0 <= f <= _MASK for f in fields):
+            raise ValueError(f"span position out of range: {line}:{column}-"
+                             f"{end_line}:{end_column}")
+        number = _FILE_NUMBERS.get(file)
+        if number is None:
+            number = _FILE_NUMBERS[file] = len(_FILES)
+            _FILES.append(file)
+        cols = (((((number << _BITS) | fields[0]) << _BITS) | fields[1]) << _BITS) | fields[2]
+        shared = _PACKINGS.get(cols)
+        if shared is None:
+            if len(_PACKINGS) >= _MAX_PACKINGS:
+                _PACKINGS.clear()
+            shared = _PACKINGS[cols] = cols
+        setter = object.__setattr__
+        setter(self, "line", line)
+        setter(self, "_cols", shared)
+
+    @property
+    def file(self) -> str:
+        return _FILES[self._cols >> 3 * _BITS]
+
+    @property
+    def column(self) -> int:
+        return ((self._cols >> 2 * _BITS) & _MASK) - _BIAS
+
+    @property
+    def end_line(self) -> int:
+        return self.line + ((self._cols >> _BITS) & _MASK) - _BIAS
+
+    @property
+    def end_column(self) -> int:
+        return (self._cols & _MASK) - _BIAS
 
     @classmethod
     def point(cls, file: str, line: int = 1, column: int = 1) -> "Span":
         return cls(file, line, column, line, column + 1)
+
+    def replace(self, **changes: int | str) -> "Span":
+        """This span with some of its five fields changed (as attrs.evolve would)."""
+        fields = dict(file=self.file, line=self.line, column=self.column,
+                      end_line=self.end_line, end_column=self.end_column)
+        fields.update(changes)
+        return Span(**fields)  # type: ignore[arg-type]
+
+    def _key(self) -> tuple[str, int, int]:
+        return (self.file, self.line, self._cols & _POSITION)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __reduce__(self) -> tuple:
+        return (Span, (self.file, self.line, self.column, self.end_line, self.end_column))
+
+    def __repr__(self) -> str:
+        return (f"Span(file={self.file!r}, line={self.line!r}, column={self.column!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r})")
+
+    def __hash__(self) -> int:
+        return hash((self.line, self._cols))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self.line == other.line and self._cols == other._cols  # type: ignore
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self.line != other.line or self._cols != other._cols  # type: ignore
+
+    # The packing orders as (column, end_line, end_column) do within one line.
+    def __lt__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: "Span") -> bool:
+        if other.__class__ is not Span:
+            return NotImplemented
+        return self._key() >= other._key()
 
 
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
@@ -33,7 +145,7 @@ NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 # ---------------------------------------------------------------- values
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Money:
     """An amount of the game's currency, written `$200`."""
 
@@ -41,7 +153,7 @@ class Money:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Count:
     """A plain whole number: houses, turns, players, spaces."""
 
@@ -49,7 +161,7 @@ class Count:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Percent:
     """A percentage, written `10%`."""
 
@@ -57,7 +169,7 @@ class Percent:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Flag:
     """`yes` or `no`."""
 
@@ -65,7 +177,7 @@ class Flag:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Word:
     """A bare identifier used as a value, e.g. a setting's choice (`highest_roll`)."""
 
@@ -73,7 +185,7 @@ class Word:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Text:
     """A quoted name or title."""
 
@@ -81,7 +193,7 @@ class Text:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Range:
     """`3 to 8`: an inclusive range of counts."""
 
@@ -93,7 +205,7 @@ class Range:
 Value = Union[Money, Count, Percent, Flag, Word, Text, Range]
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Name:
     """An identifier naming a rule, setting, option or parameter."""
 
@@ -104,7 +216,7 @@ class Name:
 # ---------------------------------------------------------------- amounts
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PercentOfWorth:
     """`10% of worth`: a share of the player's total worth (cash, printed prices, buildings)."""
 
@@ -117,7 +229,7 @@ Amount = Union[Money, PercentOfWorth]
 # ---------------------------------------------------------------- board and equipment
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Cite:
     """`cite "file", "section"`: where a rule comes from."""
 
@@ -126,7 +238,7 @@ class Cite:
     span: Span = attrs.field(eq=False)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class SpaceDecl:
     """One space of the board, in board order.
 
@@ -148,7 +260,7 @@ class SpaceDecl:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Board:
     """`board:` followed by the spaces in order, the first one being position 0."""
 
@@ -156,7 +268,7 @@ class Board:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Die:
     """`die "white" faces 1..6` with optional named faces: `face 1 named "Eye of Sauron"`.
 
@@ -172,7 +284,7 @@ class Die:
     symbols: tuple[tuple[Text, Text | None], ...] = ()
 
 
-@frozen
+@frozen(weakref_slot=False)
 class TokenDecl:
     """`token "The One Ring" starts on "Bag End"`, optionally `, side "La Lumière"`.
 
@@ -185,7 +297,7 @@ class TokenDecl:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class SideDecl:
     """`side "La Lumière": "Obi-Wan Kenobi", ...`: a side and the characters that play it."""
 
@@ -194,7 +306,7 @@ class SideDecl:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Card:
     """`card "CH01" "Advance to Go": <effects>` inside a deck."""
 
@@ -204,7 +316,7 @@ class Card:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Deck:
     """`deck "Chance":` followed by its cards, top of the deck first."""
 
@@ -213,7 +325,7 @@ class Deck:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Rename:
     """`rename space|group|deck "Old" to "New"`; `rename house|hotel to "New"` (what is
     "building", old the building's kind)."""
@@ -224,7 +336,7 @@ class Rename:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Pot:
     """`pot "Free Parking jackpot"`: an account of its own, empty at the start."""
 
@@ -232,7 +344,7 @@ class Pot:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Currency:
     """`currency "Power"`: the display name of money; amounts are still written `$N`."""
 
@@ -243,7 +355,7 @@ class Currency:
 # ---------------------------------------------------------------- events
 
 
-@frozen
+@frozen(weakref_slot=False)
 class SpaceByName:
     """A space named in quotes; several spaces may share a name (the three "Chance")."""
 
@@ -251,7 +363,7 @@ class SpaceByName:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class SpaceByKind:
     """`a property`, `a street`, `a railroad`, `an unowned property`,
     `a property owned by another player`, `a property owned by the player`.
@@ -268,7 +380,7 @@ class SpaceByKind:
 SpaceTarget = Union[SpaceByName, SpaceByKind]
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Lands:
     """`when a player lands on <space>`: the move ends on the space."""
 
@@ -276,7 +388,7 @@ class Lands:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Passes:
     """`when a player passes <space>`: a forward move crosses or ends on the space."""
 
@@ -284,7 +396,7 @@ class Passes:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class RollsDoubles:
     """`when a player rolls doubles` or `... rolls doubles 3 times in a row`."""
 
@@ -292,14 +404,14 @@ class RollsDoubles:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class TurnStarts:
     """`when a turn starts`."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class DieShows:
     """`when a die shows "Eye of Sauron"`: a named face comes up (before the pawn moves).
 
@@ -311,14 +423,14 @@ class DieShows:
     after: bool = False
 
 
-@frozen
+@frozen(weakref_slot=False)
 class GameStarts:
     """`when the game starts`: once, at setup, before the first player is chosen."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class TokenRef:
     """Which tokens an event is about: `token "X"` (name), `a token` (name None, any), or
     `a token of another side` (opposing True)."""
@@ -328,7 +440,7 @@ class TokenRef:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Meets:
     """`when a player meets <token>`: the player's move ends where the token stands, or the
     token's move ends where the player stands."""
@@ -337,7 +449,7 @@ class Meets:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class BattleOutcome:
     """`when a player wins a battle` (won True) / `when a player loses a battle`."""
 
@@ -345,7 +457,7 @@ class BattleOutcome:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class TokenReaches:
     """`when token "The One Ring" reaches "Mount Doom"`: a move of the token ends there."""
 
@@ -354,7 +466,7 @@ class TokenReaches:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class RentDue:
     """`when rent is due on <space>`: its only effect, `rent xN`, multiplies the rent."""
 
@@ -368,7 +480,7 @@ Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows, GameStarts, Mee
 # ---------------------------------------------------------------- conditions
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Condition:
     """`unless the owner is in jail`, `if the player is in jail`, `if option one_ring`,
     `if the player has completed a lap`, `if the space holds token "The One Ring"`.
@@ -390,7 +502,7 @@ class Condition:
 # ---------------------------------------------------------------- effects
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Collect:
     """`collect $200` (from the bank) or `collect $50 from each player`."""
 
@@ -399,7 +511,7 @@ class Collect:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Pay:
     """`pay $75` (to the bank) or `pay each player $50`."""
 
@@ -408,7 +520,7 @@ class Pay:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PayChoice:
     """`pay $200 or 10% of worth`: the player chooses before the worth is computed."""
 
@@ -416,7 +528,7 @@ class PayChoice:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PayPerBuilding:
     """`pay $25 per house, $100 per hotel` (repairs)."""
 
@@ -425,7 +537,7 @@ class PayPerBuilding:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PayInto:
     """`pay $75 into "Free Parking jackpot"`: the player pays a pot."""
 
@@ -434,7 +546,7 @@ class PayInto:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class CollectPot:
     """`collect the pot "Free Parking jackpot"`: the player takes everything in the pot."""
 
@@ -442,21 +554,21 @@ class CollectPot:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class EndGame:
     """`end the game`: the game ends at once; the richest by the printed valuation wins."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class GoToJail:
     """`go to jail`: straight to jail, passing nothing; the turn ends."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class AdvanceTo:
     """`advance to "Boardwalk"`: move forward to the space, passing what lies between."""
 
@@ -464,7 +576,7 @@ class AdvanceTo:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class AdvanceToNearest:
     """`advance to the nearest railroad, rent x2` / `... utility, rent dice x10`.
 
@@ -478,7 +590,7 @@ class AdvanceToNearest:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class MoveBy:
     """`move back 3` (negative) or `move 3`: passing counts only going forward."""
 
@@ -486,7 +598,7 @@ class MoveBy:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Draw:
     """`draw from "Chance"`: take the top card, obey it, put it under the deck."""
 
@@ -494,14 +606,14 @@ class Draw:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class KeepJailCard:
     """`keep to leave jail free`: the card is kept until used or sold, then goes back under."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class BuyOrAuction:
     """`buy or auction`: the player may buy at the printed price, else the bank auctions it.
 
@@ -512,7 +624,7 @@ class BuyOrAuction:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PayRent:
     """`pay rent` or `pay rent x2`: the owner collects the rent the space's scheme gives."""
 
@@ -520,21 +632,21 @@ class PayRent:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class RollAgain:
     """`roll again`: the player rolls once more after this move."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Nothing:
     """`nothing`: the rule states that the event has no effect (Free Parking)."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class MoveTokenNext:
     """`move token "The One Ring" to the next street`: on to the next space of the kind,
     skipping every other space."""
@@ -544,7 +656,7 @@ class MoveTokenNext:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class MoveTokenBy:
     """`move token "Force claire" by "white" onto a property`: as many spaces as that die
     shows; with `onto`, a space of another kind sends it on to the next space of the kind."""
@@ -555,7 +667,7 @@ class MoveTokenBy:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PlaceToken:
     """`move the token to a free property`: the player puts the token of the event on any
     space of the kind where no pawn and no other token stands."""
@@ -564,7 +676,7 @@ class PlaceToken:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Battle:
     """`battle with "Force"`: the player throws that die alone; a face of the player's side
     wins the battle, any other face loses it (see the battle events)."""
@@ -573,21 +685,21 @@ class Battle:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class ClaimFree:
     """`claim it for free`: the player may take the unowned property free of charge."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class RollDice:
     """`roll the dice`: throw every die without moving (for rules that use the dice)."""
 
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class MultiplyRent:
     """`rent x2` as the effect of `when rent is due on ...`: the rent due is multiplied."""
 
@@ -625,7 +737,7 @@ Effect = Union[
 # ---------------------------------------------------------------- rules
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Set:
     """`set name = value`: a setting of the engine's vocabulary (see engine.settings).
 
@@ -639,7 +751,7 @@ class Set:
     parameter: bool = False
 
 
-@frozen
+@frozen(weakref_slot=False)
 class When:
     """`when <event> [if|unless <condition>]: <effect>, <effect>, ...`."""
 
@@ -652,7 +764,7 @@ class When:
 Statement = Union[Set, When]
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Rule:
     """`rule name:` with an optional cite, then settings and triggered effects.
 
@@ -668,7 +780,7 @@ class Rule:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Remove:
     """`remove rule name`: drop a rule the parent rulebook defines."""
 
@@ -676,7 +788,7 @@ class Remove:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Option:
     """`option name "Title":` a block of items in force only when switched on."""
 
@@ -690,7 +802,7 @@ Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Pot, Option,
              TokenDecl, SideDecl]
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Extends:
     """`extends "file.rules"`, relative to the extending file."""
 
@@ -698,7 +810,7 @@ class Extends:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-@frozen
+@frozen(weakref_slot=False)
 class File:
     """One parsed rules file: its header and its items in order."""
 
@@ -712,7 +824,7 @@ class File:
 # ---------------------------------------------------------------- the resolved rulebook
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Program:
     """The effective rulebook after `extends`, overrides, options and renames.
 

@@ -51,8 +51,15 @@ _REORDER = {"moves the player", "draws a card"}
 _MAX_THROWS = 1296  # throws followed one by one in token chains (four dice of six faces)
 
 
+_SHARED: dict[frozenset, frozenset] = {}  # equal sets of what hooks do, one object each
+
+
 class Hook:
-    """One `when` of one rule, with the board positions its event can happen on."""
+    """One `when` of one rule, with the board positions its event can happen on.
+
+    Slotted, its sets shared: a long rulebook has one per `when`."""
+
+    __slots__ = ("rule", "when", "positions", "owner", "always", "does", "charges")
 
     def __init__(self, rule: ast.Rule, when: ast.When, positions: frozenset[int] | None):
         self.rule, self.when, self.positions = rule, when, positions
@@ -60,7 +67,8 @@ class Hook:
         self.owner = target.owner if isinstance(target, ast.SpaceByKind) else None
         # Unconditional: it fires every time its event happens.
         self.always = not when.conditions and self.owner is None
-        self.does = {_CLASHES[type(e)] for e in when.effects if type(e) in _CLASHES}
+        does = frozenset(_CLASHES[type(e)] for e in when.effects if type(e) in _CLASHES)
+        self.does = _SHARED.setdefault(does, does)
         self.charges = any(MONEY_FLOWS[type(e)](e) in (("player", "bank"), ("player", "pot"))
                            and not isinstance(e, ast.BuyOrAuction) for e in when.effects)
 
@@ -110,8 +118,8 @@ class Flow:
 
     def effect_lists(self) -> None:
         """Effects after `go to jail` never run; money needs an account at both ends."""
-        lists = [(h.when.effects, h) for h in self.hooks]
-        lists += [(c.effects, None) for d in self.program.decks for c in d.cards]
+        lists = itertools.chain(((h.when.effects, h) for h in self.hooks),
+                                ((c.effects, None) for d in self.program.decks for c in d.cards))
         for effects, hook in lists:
             for i, e in enumerate(effects[:-1]):
                 if isinstance(e, _STOPS):
@@ -620,6 +628,7 @@ class _SpaceIndex:
         for i, s in enumerate(self.spaces):
             self.by_name[s.name.value].append(i)
         self._kinds: dict[str, tuple[int, ...]] = {}
+        self._targets: dict[tuple[str, str], frozenset[int]] = {}
 
     def of_kind(self, kind: str) -> tuple[int, ...]:
         if kind not in self._kinds:
@@ -627,7 +636,13 @@ class _SpaceIndex:
         return self._kinds[kind]
 
     def positions(self, target) -> frozenset[int]:
-        """The board positions a space target names."""
+        """The board positions a space target names (one set for each target named)."""
         if isinstance(target, ast.SpaceByName):
-            return frozenset(self.by_name.get(target.name.value, ()))
-        return frozenset(self.of_kind(target.kind.name))
+            key = ("name", target.name.value)
+            if key not in self._targets:
+                self._targets[key] = frozenset(self.by_name.get(target.name.value, ()))
+        else:
+            key = ("kind", target.kind.name)
+            if key not in self._targets:
+                self._targets[key] = frozenset(self.of_kind(target.kind.name))
+        return self._targets[key]

@@ -152,4 +152,4 @@ def shift(d: Diagnostic, offset: int) -> Diagnostic:
 def _shift_span(span: Span | None, offset: int) -> Span | None:
     if span is None or span.line <= 0:
         return span
-    return attrs.evolve(span, line=span.line + offset, end_line=span.end_line + offset)
+    return span.replace(line=span.line + offset, end_line=span.end_line + offset)
