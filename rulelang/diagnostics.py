@@ -298,9 +298,9 @@ def render(diag: Diagnostic, source_text: str | None) -> str:
 
 
 def source_lines(text: str) -> list[str]:
-    """The lines of a rules file as its lexer counts them: split at \\n, \\r\\n and a lone
-    \\r only (never at U+2028, a form feed or NEL, as str.splitlines() would)."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    """The lines of a rules file as its lexer counts them: split at \\n and \\r\\n only
+    (never at a lone \\r, U+2028, a form feed or NEL, as str.splitlines() would)."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -13,16 +13,18 @@ __all__ = ["explanation", "sections"]
 
 _PAGE = Path(__file__).with_name("errors.md")
 _HEADING = re.compile(r"^## ([EW]\d{3})\b.*$", re.M)
+# Any second-level heading ends a section: the next code's, or a category's (`## Names`).
+_ANY_HEADING = re.compile(r"^## ", re.M)
 
 
 def sections(text: str | None = None) -> dict[str, str]:
     """Code -> its section (heading included) of the error index."""
     if text is None:
         text = _PAGE.read_text(encoding="utf-8")
-    heads = list(_HEADING.finditer(text))
     out = {}
-    for m, nxt in zip(heads, heads[1:] + [None]):
-        out[m.group(1)] = text[m.start():nxt.start() if nxt else len(text)].strip()
+    for m in _HEADING.finditer(text):
+        end = _ANY_HEADING.search(text, m.end())
+        out[m.group(1)] = text[m.start():end.start() if end else len(text)].strip()
     return out
 
 

@@ -1,12 +1,15 @@
-"""The files a rulebook may read: `read_rules` reads only a regular file of bounded size, and
-`Library.find` turns an `extends` path into a file under the allowed directories, or a coded
-RuleError that never shows (nor opens) the file it names.
+"""The files a rulebook may read: `read_rules` reads only a regular file of bounded size,
+`Library.admit` refuses a played file that links out of the allowed directories, and
+`Library.find` turns an `extends` path into a file under them; a refusal is a coded RuleError
+that never shows (nor opens) the file it names.
 
-The allowed directories are the played file's directory and everything under it, each
-include path (`--include-path DIR`) and the rulebooks installed with rulelang. An `extends`
-path is looked up relative to the extending file, then in each include path in order, then in
-the installed rulebooks; the first file that exists and whose real path (symbolic links
-resolved) lies inside an allowed directory wins.
+The allowed directories are the played file's directory (the real path of the directory of
+the path as given) and everything under it, each include path (`--include-path DIR`) and the
+rulebooks installed with rulelang. The played file's real path (symbolic links resolved) must
+lie inside one of them. An `extends` path is looked up relative to the extending file, then in
+each include path in order, then in the installed rulebooks; the first file that exists and
+whose real path lies inside an allowed directory wins. A played path that does not exist
+names an installed rulebook if there is one under that relative path (`installed`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from attrs import frozen
 from rulelang import ast
 from rulelang.diagnostics import RuleError
 
-__all__ = ["INSTALLED", "MAX_BYTES", "Library", "read_rules", "source_text"]
+__all__ = ["INSTALLED", "MAX_BYTES", "Library", "installed", "installed_names", "missing",
+           "read_rules", "source_text"]
 
 # The rulebooks shipped with rulelang: `rulelang/rulesets` is a link to the top-level
 # rulesets/ in a source tree, and a copy of it in an installed package.
@@ -137,6 +141,35 @@ def _inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def installed(path: str) -> str | None:
+    """The installed rulebook at the relative path `path` (`classic_1961.rules`,
+    `house/no_auctions.rules`), or None."""
+    if "\0" in path or os.path.isabs(path):
+        return None
+    root = os.path.realpath(INSTALLED)
+    candidate = os.path.normpath(os.path.join(root, path))
+    if _inside(os.path.realpath(candidate), root) and os.path.isfile(candidate):
+        return candidate
+    return None
+
+
+def installed_names() -> list[str]:
+    """The relative paths of the installed rulebooks, as `installed` takes them."""
+    root = Path(os.path.realpath(INSTALLED))
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.rules"))
+
+
+def missing(path: str) -> bool:
+    """Whether nothing at all (not even a broken link) is at `path`."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError):
+        return False  # unreadable, or a NUL: reading it says so
+    return False
+
+
 @frozen
 class Library:
     """Where the files of one rulebook may come from: the allowed directories, as real paths,
@@ -145,6 +178,7 @@ class Library:
     roots: tuple[str, ...]
     search: tuple[str, ...]
     played: str = "."  # the played file's directory, for the hint of E419
+    named: tuple[str, ...] = ()  # the allowed directories as named (links not resolved)
 
     @classmethod
     def of(cls, played: str, include_path: Iterable[str | os.PathLike] = ()) -> "Library":
@@ -156,14 +190,39 @@ class Library:
             if "\0" in d:
                 raise _nul(d)
         search += (os.path.realpath(INSTALLED),)
-        top = os.path.dirname(os.path.abspath(played)) if "\0" not in played else "."
-        roots = tuple(dict.fromkeys(os.path.realpath(d) for d in (top, *search)))
-        return cls(roots, search, top)
+        if "\0" in played:
+            played = "."
+        top = os.path.dirname(os.path.abspath(played))
+        # The directory as the system finds it: `link/../x.rules` is in link's target's parent
+        here = os.path.realpath(os.path.dirname(played) or os.curdir)
+        roots = tuple(dict.fromkeys((here, *(os.path.realpath(d) for d in search))))
+        named = tuple(dict.fromkeys(os.path.abspath(d) for d in (top, *search)))
+        return cls(roots, search, top, named)
 
     def allows(self, path: str) -> bool:
         """Whether `path`, symbolic links resolved, lies in an allowed directory."""
         real = os.path.realpath(path)
         return any(_inside(real, root) for root in self.roots)
+
+    def admit(self, played: str) -> None:
+        """E419 if the played file, symbolic links resolved, lies outside the allowed
+        directories (its target is not opened); E420 if that target is a pipe, a device or
+        a socket (`/dev/stdin`), which is never opened either."""
+        if "\0" in played or self.allows(played):
+            return
+        try:
+            mode = os.stat(played).st_mode
+        except (OSError, ValueError):
+            mode = stat.S_IFREG
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise _not_regular(played, mode)
+        includes = "".join(f", '{d}'" for d in self.search[:-1])
+        raise RuleError("E419", f"the file '{played}' links to a file outside the directories "
+                        "a rulebook may read", _nowhere(played),
+                        hint=f"a rulebook is read from its own directory '{self.played}'"
+                        f"{includes} and the installed rulebooks; a link out of them is "
+                        "never followed: copy the file, or name its directory with "
+                        "--include-path DIR")
 
     def find(self, ext: ast.Extends, extending: str) -> str:
         """The file an `extends` names, as a path to show (a missing one if the path lies
@@ -180,8 +239,15 @@ class Library:
                 return candidate
         if self.allows(here):
             return here  # missing: reading it says so (E401)
-        raise RuleError("E419", f"the file '{written}' is outside the directories a "
+        # A link (or a directory that is one) inside an allowed directory, pointing out
+        links = any(os.path.lexists(c) and self._named_inside(c) for c in candidates)
+        where = "links outside" if links else "is outside"
+        raise RuleError("E419", f"the file '{written}' {where} the directories a "
                         "rulebook may read", span, hint=self._hint(written))
+
+    def _named_inside(self, path: str) -> bool:
+        absolute = os.path.abspath(path)
+        return any(_inside(absolute, d) for d in self.named)
 
     def _hint(self, written: str) -> str:
         name = os.path.basename(written)

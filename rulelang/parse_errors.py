@@ -8,10 +8,11 @@ the hint (a close keyword, the missing colon, the missing quotes). It never impo
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from typing import Sequence
 
 from rulelang.ast import Span
-from rulelang.diagnostics import RuleError
+from rulelang.diagnostics import RuleError, printable
 
 # How the parser's token classes read in a message.
 _DESCRIPTIONS = {
@@ -86,8 +87,17 @@ def unexpected_character(char: str, span: Span, rest_of_line: str,
     if char == "$":
         return RuleError("E001", "expected a whole amount after '$', like $50", span,
                          hint="amounts are whole numbers without separators: $1500")
-    shown = char if char.isprintable() else f"U+{ord(char):04X}"
-    hint = f"expected {_describe(expected)}" if expected else None
+    shown = printable(char)
+    if shown == char and not char.isprintable():
+        shown = f"U+{ord(char):04X}"
+    if char == "\r":
+        hint = ("a line ends with a newline (LF or CR LF); a carriage return alone is not a "
+                "line break: remove it, or save the file with LF or CR LF line endings")
+    elif unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+        hint = ("remove the control character: outside names in double quotes only spaces, "
+                "tabs and newlines separate words, even in a comment")
+    else:
+        hint = f"expected {_describe(expected)}" if expected else None
     return RuleError("E001", f"unexpected character '{shown}'", span, hint=hint)
 
 

@@ -18,12 +18,13 @@ from typing import Iterable, Iterator
 
 import attrs
 
-from rulelang import ast
+from rulelang import ast, files
 from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
 from rulelang.parse import parse_file
 
-__all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "did_you_mean"]
+__all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "played_file",
+           "did_you_mean", "closest"]
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
@@ -32,6 +33,12 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     Case is ignored, and a word that begins a candidate ('rail' for 'railroad') wins over
     a mere resemblance ('jail').
     """
+    best = closest(word, candidates)
+    return f"did you mean '{best}'?" if best is not None else None
+
+
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate `did_you_mean` proposes, or None."""
     by_lower: dict[str, str] = {}
     for c in candidates:
         by_lower.setdefault(c.lower(), c)
@@ -44,7 +51,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     else:
         close = difflib.get_close_matches(low, list(by_lower), n=1, cutoff=0.6)
         best = by_lower[close[0]] if close else None
-    return f"did you mean '{best}'?" if best is not None else None
+    return best
 
 
 def resolve(path: str, options: Iterable[str] = (), overrides: Iterable[ast.Set] = (),
@@ -113,10 +120,13 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
 
 
 def load_chain(path: str, include_path: Iterable[str] = ()) -> list[ast.File]:
-    """The played file and the files it extends, played first; E401/E402 on a broken chain,
-    E419 for an `extends` outside the allowed directories (`files.Library`), E420/E421 for a
-    file that is not a regular file or is too large."""
+    """The played file (`played_file`: an installed rulebook if no file is at `path`) and
+    the files it extends, played first; E401/E402 on a broken chain, E419 for a played file
+    that links out of the allowed directories or an `extends` outside them (`files.Library`),
+    E420/E421 for a file that is not a regular file or is too large."""
+    path = played_file(path)
     library = Library.of(path, include_path)
+    library.admit(path)
     file = parse_file(path)
     chain = [file]
     seen = {os.path.realpath(path): file}
@@ -147,14 +157,32 @@ def load_chain(path: str, include_path: Iterable[str] = ()) -> list[ast.File]:
     return chain
 
 
-def _nearby_rules(target: str) -> str:
+def played_file(path: str) -> str:
+    """The file to play for `path`: itself if it exists, else the installed rulebook at that
+    relative path (`classic_1961.rules`, `house/no_auctions.rules`); E401 if neither
+    exists, with a hint naming a close installed rulebook or file of the folder."""
+    if not files.missing(path):
+        return path
+    found = files.installed(path)
+    if found is not None:
+        return found
+    name = closest(path, files.installed_names())
+    if name is not None:
+        hint = f"did you mean the installed rulebook '{name}'?"
+    else:
+        hint = _nearby_rules(path, default=None)
+    raise RuleError("E401", f"no such file '{path}'", ast.Span(path, 0, 0, 0, 0), hint=hint)
+
+
+def _nearby_rules(target: str, default: str | None = "the path is relative to the file "
+                  "that extends it") -> str | None:
     folder = os.path.dirname(target) or "."
     try:
         names = [n for n in os.listdir(folder) if n.endswith(".rules")]
     except OSError:
         names = []
     hint = did_you_mean(os.path.basename(target), names)
-    return hint or "the path is relative to the file that extends it"
+    return hint or default
 
 
 def _options(items: Iterable[ast.Item]) -> Iterator[ast.Option]:

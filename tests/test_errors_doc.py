@@ -94,6 +94,14 @@ def test_shell_examples_fail_with_their_code(code, tmp_path):
         assert result.returncode != 0 and code in result.stdout + result.stderr, result
 
 
+@pytest.mark.parametrize("code", list(CODES))
+def test_an_explanation_ends_before_the_next_heading(code):
+    """A section ends at the next `## ` heading, a code's or a category's (`## Names`)."""
+    lines = explanation(code).splitlines()
+    assert lines[0].startswith(f"## {code}:")
+    assert not [line for line in lines[1:] if line.startswith("## ")], lines[-3:]
+
+
 def test_explain_prints_the_section():
     """`rulelang explain e104` prints the E104 section; an unknown code is a usage error."""
     runner = CliRunner()

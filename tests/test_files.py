@@ -156,6 +156,53 @@ def test_the_error_points_at_the_extends_string(tree):
     assert CANARY not in d.message + (d.hint or "")
 
 
+def test_an_extends_that_links_out_says_so(tree):
+    """E419 for a link of the folder pointing outside says it links out; `..` is outside."""
+    (link,) = rulelang.check(str(_rulebook(tree / "game" / "says_link.rules", "link.rules")))
+    (out,) = rulelang.check(str(_rulebook(tree / "game" / "says_out.rules", "../secret.txt")))
+    assert link.code == out.code == "E419"
+    assert "'link.rules' links outside the directories" in link.message, link.message
+    assert "'../secret.txt' is outside the directories" in out.message, out.message
+
+
+def test_a_played_link_to_a_file_outside_its_directory_is_refused_unopened(tree, tmp_path):
+    """`rulelang check link.rules` where the link points outside the folder it was named in:
+    E419 from check, load, `check` and `run`, and not a line of the target shown."""
+    (tmp_path / "link_out.rules").symlink_to("/etc/passwd")
+    (tmp_path / "dangling.rules").symlink_to(tree / "nowhere.rules")
+    cases = [(str(tree / "game" / "link.rules"), None), ("link.rules", tree / "game"),
+             ("link_out.rules", tmp_path), ("dangling.rules", tmp_path)]
+    for path, cwd in cases:
+        assert _api(path, cwd=cwd) == {"check": ["E419"], "load": ["E419"]}, path
+        for command in ("check", "run"):
+            done = _cli(command, path, cwd=cwd)
+            out = done.stdout + done.stderr
+            assert done.returncode == 1 and "[E419]" in out, out
+            assert f"'{path}' links to a file outside the directories" in out, out
+            assert "root:x:0:0" not in out and "--include-path" in out
+    # with its target's directory as an include path, it is read (and is no rulebook)
+    codes = [d.code for d in rulelang.check(str(tree / "game" / "link.rules"),
+                                            include_path=[str(tree)])]
+    assert codes and "E419" not in codes, codes
+
+
+def test_a_played_file_may_be_named_from_anywhere_and_link_inside(tree, tmp_path):
+    """`../x.rules` (its own directory is the root), a link to a file under the folder,
+    a link to a file of an include path, a folder that is a link: all read as before."""
+    (tree / "game" / "inner.rules").symlink_to(tree / "game" / "lib" / "parent.rules")
+    (tmp_path / "shared.rules").symlink_to(tree / "shared" / "base.rules")
+    (tmp_path / "linked_game").symlink_to(tree / "game", target_is_directory=True)
+    cases = [("../../shared/base.rules", tree / "game" / "lib", ()),
+             ("../lib/parent.rules", tree / "game" / "lib", ()),
+             ("inner.rules", tree / "game", ()),
+             (str(tmp_path / "linked_game" / "lib" / "parent.rules"), None, ()),
+             ("shared.rules", tmp_path, (str(tree / "shared"),))]
+    for path, cwd, include in cases:
+        assert _api(path, *include, cwd=cwd) == {"check": [], "load": []}, path
+        include_args = [a for d in include for a in ("-I", d)]
+        assert _cli("check", path, *include_args, cwd=cwd).returncode == 0, path
+
+
 # A played file that is not a regular file, or too large, and the code it must give.
 HOSTILE_PLAYED = {
     "fifo": ("game/pipe.rules", "E420"),
@@ -244,6 +291,32 @@ def test_an_installed_rulebook_is_found_by_name_from_anywhere(tmp_path):
     assert rulelang.load(str(path)).files[1].endswith(CLASSIC)
     done = _cli("check", "mine.rules", cwd=tmp_path / "elsewhere")
     assert done.returncode == 0, done
+
+
+def test_an_installed_rulebook_is_played_by_name(tmp_path, monkeypatch):
+    """From a directory without it, `rulelang run classic_1961.rules`, `check` and
+    rulelang.load play the installed rulebook (`house/...` too); a file of that name in the
+    directory wins; a name close to an installed one is E401 with a hint naming it."""
+    for path in (CLASSIC, "house/no_auctions.rules"):
+        assert _api(path, cwd=tmp_path) == {"check": [], "load": []}, path
+        done = _cli("run", path, "--players", "3", "--max-turns", "30", "--json", cwd=tmp_path)
+        assert done.returncode == 0 and json.loads(done.stdout)["ruleset"], done
+    done = _cli("check", CLASSIC, "house/no_auctions.rules", cwd=tmp_path)
+    assert done.returncode == 0 and f"{CLASSIC}: ok" in done.stdout, done
+    mine = _rulebook(tmp_path / CLASSIC, "house/no_auctions.rules")
+    assert rulelang.load(str(mine)).title == "R"
+    monkeypatch.chdir(_write(tmp_path / "empty" / "notes.txt", "").parent)
+    with pytest.raises(rulelang.RuleErrors) as e:
+        rulelang.load("clasic_1961.rules")
+    (d,) = e.value.diagnostics
+    assert d.code == "E401" and d.hint == f"did you mean the installed rulebook '{CLASSIC}'?"
+    for missing, hint in (("clasic_1961.rules", CLASSIC), ("house/no_auction.rules",
+                                                            "house/no_auctions.rules")):
+        run = _cli("run", missing, cwd=tmp_path)
+        assert run.returncode == 1 and "[E401]" in run.stderr and hint in run.stderr, run
+        check = _cli("check", missing, cwd=tmp_path)
+        assert check.returncode == 2 and hint in check.stderr, check
+    assert _api("../classic_1961.rules", cwd=tmp_path) == {"check": ["E401"], "load": ["E401"]}
 
 
 def test_the_house_rules_still_extend_their_parent():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rulelang import ast
 from rulelang import parse as parse_module
-from rulelang.diagnostics import RuleError, RuleErrors
+from rulelang.diagnostics import RuleError, RuleErrors, printable
 from rulelang.parse import parse_file, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,6 +227,26 @@ def test_line_endings_bom_tabs_and_missing_final_newline():
     plain = items("rule r:\n  set a = 1\n  set b = 2")
     assert parse_text("\ufeff" + HEADER.replace("\n", "\r\n") + "rule r:\r\n\tset a = 1\r\n"
                       "\tset b = 2", "t").items == plain
+
+
+@pytest.mark.parametrize("char", ["\r", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\u2028"])
+def test_a_control_character_outside_a_string_is_never_a_line_break(char):
+    """A lone CR (or another control character but tab and newline) in a comment or between
+    words is E001 at its own place, shown escaped: it neither ends the comment nor the line,
+    so nothing can hide behind it on what an editor shows as one line."""
+    for text, column in ((HEADER + f"# a friendly comment{char}set a = 1\n", 21),
+                         (HEADER + f"set a = 1 {char} \n", 11),
+                         (HEADER.replace("\n", "\r\n") + f"# c{char}set a = 1\r\n", 4)):
+        d = error(text)
+        assert (d.code, d.span.line, d.span.column) == ("E001", 2, column), d.message
+        assert printable(char) in d.message and d.hint
+        assert char not in d.message + d.hint
+
+
+def test_line_numbers_count_newlines_only():
+    """A lone CR inside a name in quotes is a character of the name, not a line break."""
+    d = error('rulebook "T\ry"\nset a = @\n')
+    assert (d.code, d.span.line, d.span.column) == ("E001", 2, 9)
 
 
 # ---------------------------------------------------------------- errors

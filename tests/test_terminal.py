@@ -108,6 +108,20 @@ def test_separator_outside_a_string_is_an_error_on_its_line(tmp_path, separator)
     assert "s.rules:3:" in out and "error[E001]" in out and not _raw(out), out
 
 
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_a_lone_carriage_return_hides_nothing(tmp_path, ending):
+    """A `set` after a lone CR in a comment (one line to an editor, grep and wc) does not
+    take effect: the CR is E001 on that line, shown escaped, with the line as the editor
+    shows it under it."""
+    text = ending.join(['rulebook "T"', f'extends "{CLASSIC}"', "# a friendly comment\r"
+                        "set starting_cash = $1", "set jail_fine = $60", ""])
+    (tmp_path / "cr.rules").write_bytes(text.encode("utf-8"))
+    out = _run(["check", str(tmp_path / "cr.rules")]).output
+    assert "cr.rules:3:21: error[E001]" in out and "\\x0d" in out, out
+    assert "  3 | # a friendly comment\\x0dset starting_cash = $1\n" in out, out
+    assert "\r" not in out and not _raw(out)
+
+
 def _hostile_game(tmp_path: Path) -> Path:
     name = HOSTILE["ESC"] + HOSTILE["bidi"] + HOSTILE["CSI (C1)"] + HOSTILE["line separator"]
     path = tmp_path / "game.rules"

@@ -11,6 +11,7 @@ from rulelang.check import check_path
 from rulelang.diagnostics import RuleError, json_safe, render, summary, to_json
 from rulelang.files import source_text
 from rulelang.parse import parse_override
+from rulelang.resolve import played_file
 
 from .options import include_path_option
 from .render import usage_message
@@ -22,9 +23,19 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
     return cache[path]
 
 
+def _existing(ctx, param, paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Each path names a file, or an installed rulebook (`classic_1961.rules`); else usage."""
+    for path in paths:
+        try:
+            played_file(path)
+        except RuleError as e:
+            raise click.BadParameter(usage_message(e.diagnostics), ctx, param) from None
+    return paths
+
+
 @click.command()
 @click.argument("files", metavar="FILE...", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False))
+                type=click.Path(dir_okay=False), callback=_existing)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json for tools")
 @click.option("--strict", is_flag=True, help="count warnings as errors")
