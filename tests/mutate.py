@@ -105,7 +105,8 @@ def _copy(dest: Path) -> None:
     for name in COPIED:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=ignore)
+            # links stay links: rulelang/rulesets must still be the copy's own rulesets/
+            shutil.copytree(src, dest / name, ignore=ignore, symlinks=True)
         elif src.exists():
             shutil.copy2(src, dest / name)
 
@@ -129,7 +130,8 @@ def caught_by(output: str) -> list[str]:
 
 def try_bug(bug: Bug, seed: int, tests: list[str] = (), every: bool = False
             ) -> tuple[str, str, float]:
-    """(verdict, detail, seconds): 'caught' and the test, 'MISSED', or 'STALE'."""
+    """(verdict, detail, seconds): 'caught' and the test, 'MISSED', 'STALE', or 'BROKEN'
+    (a test module fails to import in the copy: nothing was shown about the bug)."""
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"mutate-{bug.name}-") as tmp:
         root = Path(tmp)
@@ -144,6 +146,9 @@ def try_bug(bug: Bug, seed: int, tests: list[str] = (), every: bool = False
     if done.returncode == 0:
         return "MISSED", "the tests passed", seconds
     failing = caught_by(done.stdout)
+    if failing and all("::" not in f for f in failing):  # a module that does not even import
+        return "BROKEN", f"{failing[0]} fails to collect: the copy is broken, not the bug " \
+            "caught", seconds
     if not failing:
         tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
         return "caught", "the tests failed: " + " / ".join(tail), seconds
