@@ -48,6 +48,18 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+def not_regular(path: str) -> str | None:
+    """What `path` is when it exists and is not a regular file ("a symbolic link", "a pipe
+    (FIFO)", ...; a link is not followed), else None: a file that may be written over."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return "a symbolic link" if stat.S_ISLNK(mode) else _kind(mode)
+
+
 def _not_regular(path: str, mode: int) -> RuleError:
     return RuleError("E420", f"the file '{path}' is {_kind(mode)}, not a regular file",
                      _nowhere(path), hint="a rules file is an ordinary file: save the rules "

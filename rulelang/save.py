@@ -16,7 +16,6 @@ import importlib.util
 import json
 import os
 import random
-import stat
 import tempfile
 from typing import Any, Callable, Sequence
 
@@ -27,6 +26,7 @@ from cattrs.preconf.json import make_converter
 
 from . import native, save_check
 from .diagnostics import json_safe
+from .files import not_regular
 from .engine.agents import AGENTS
 from .engine.game import Game
 from .engine.state import State
@@ -290,15 +290,12 @@ def save_game(game: Game, path: str | os.PathLike) -> None:
     """Write the game to `path` atomically: a complete new save, or the old file untouched."""
     text = dumps(game)  # any SaveError comes before a file is touched
     target = os.fspath(path)
-    try:
-        mode = os.lstat(target).st_mode
-    except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):  # never a device, a pipe or a link
-        raise SaveError(f"{target!r} is not a regular file: a save replaces only a regular "
-                        "file")
+    kind = not_regular(target)
+    if kind:  # never a device, a pipe or a link
+        raise SaveError(f"{target!r} is {kind}, not a regular file: a save replaces only a "
+                        "regular file")
     for source in game.rulebook.files:
-        if mode is not None and os.path.exists(source) and os.path.samefile(target, source):
+        if os.path.exists(target) and os.path.exists(source) and os.path.samefile(target, source):
             raise SaveError(f"{target!r} is a file of the rulebook being played: it would be "
                             "overwritten")
     folder = os.path.dirname(os.path.abspath(target))

@@ -15,6 +15,8 @@ import tempfile
 
 import click
 
+from rulelang.files import not_regular
+
 
 def _same_file(a: str, b: str) -> bool:
     """Whether two paths name one file: the same device and inode when both exist (links and
@@ -23,21 +25,6 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.realpath(a) == os.path.realpath(b)
-
-
-def not_a_regular_file(path: str) -> str | None:
-    """What `path` is, when it exists and is not a regular file (a link is not followed)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return None
-    for test, kind in ((stat.S_ISREG, None), (stat.S_ISDIR, "a folder"),
-                       (stat.S_ISLNK, "a symbolic link"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a pipe (FIFO)"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "not a regular file"
 
 
 def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str], force: bool) -> None:
@@ -56,7 +43,7 @@ def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str], force:
             if _same_file(path, other_path):
                 raise click.BadParameter(f"{path!r} is also the file of {other}; choose "
                                          "another file", param_hint=option)
-        kind = not_a_regular_file(path)
+        kind = not_regular(path)
         if kind:  # a device, a pipe or a link is never replaced by a file, --force or not
             raise click.BadParameter(f"{path!r} is {kind}: rulelang writes logs and saves "
                                      "only to regular files; choose another file",
