@@ -267,3 +267,36 @@ def test_countdown_token_moves_on_a_marked_one_and_ends_the_game():
     assert moves[-1]["to"] == "Boardwalk"
     end = p.events[-1]
     assert end["event"] == "end" and end["reason"] == "countdown"
+
+
+# ------------------------------------------------------------------ docs/cookbook.md
+
+COOKBOOK = RULESETS.parent / "docs" / "cookbook.md"
+BLOCK = re.compile(r"^```rules[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def _sections() -> dict[str, str]:
+    text = COOKBOOK.read_text(encoding="utf-8")
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def test_cookbook_has_a_section_for_every_house_file():
+    """docs/cookbook.md has one section per file of rulesets/house/, naming the file and how
+    to play it."""
+    sections = _sections()
+    for path in sorted(HOUSE.glob("*.rules")):
+        body = sections.get(path.stem)
+        assert body is not None, f"no section {path.stem!r} in docs/cookbook.md"
+        assert f"`rulesets/house/{path.name}`" in body
+        assert f"`rulelang run house/{path.name}" in body
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in HOUSE.glob("*.rules")))
+def test_cookbook_shows_the_files_as_they_are(name):
+    """Each rules excerpt of a house rule's section is copied verbatim from its file."""
+    text = (HOUSE / f"{name}.rules").read_text(encoding="utf-8")
+    blocks = BLOCK.findall(_sections()[name])
+    assert blocks
+    for block in blocks:
+        assert block in text, f"docs/cookbook.md, section {name!r}: not in the file:\n{block}"
