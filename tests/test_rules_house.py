@@ -1,12 +1,20 @@
 """Scenario tests of the house rules of rulesets/house/, each against the rulebook it extends."""
 
-from scenario import Scripted, rulebook, scenario, total_money
+from rulelang.engine.actions import Build, apply
+from scenario import RULESETS, Scripted, assert_dealt, refused, rulebook, scenario, total_money
 
 JACKPOT = "house/free_parking_jackpot.rules"
 DOUBLE_GO = "house/double_salary_on_go.rules"
 NO_AUCTIONS = "house/no_auctions.rules"
 NO_RENT_IN_JAIL = "house/no_rent_in_jail.rules"
 LAP = "house/lap_before_buying.rules"
+CITY = "house/city_build.rules"
+FREE_BUILD = "house/free_build.rules"
+FLAT_TAX = "house/flat_income_tax.rules"
+NO_SHORTAGE = "house/no_housing_shortage.rules"
+RANDOM_START = "house/random_start.rules"
+BONUS = "house/free_parking_bonus.rules"
+COUNTDOWN = "house/countdown_token.rules"
 
 
 def P(game, name):
@@ -107,9 +115,106 @@ def test_lap_before_buying():
     assert st.laps[0] == 1 and st.owner[P(game, "Mediterranean Avenue")] == 0
 
 
+def test_city_build_a_house_without_the_whole_group():
+    """City Build: a house on a street whose group another player shares; evenness still
+    counts every lot of the group, the other owner's too."""
+    game = scenario(name=CITY, owners={"Boardwalk": 0, "Park Place": 1})
+    apply(game, 0, Build(P(game, "Boardwalk")))
+    assert game.state.houses[P(game, "Boardwalk")] == 1 and game.state.cash[0] == 1300
+    refused(game, 0, Build(P(game, "Boardwalk")), "houses")  # Park Place has none
+    apply(game, 1, Build(P(game, "Park Place")))
+    apply(game, 0, Build(P(game, "Boardwalk")))
+    assert game.state.houses[P(game, "Boardwalk")] == 2
+    assert total_money(game) == 0
+
+
+def test_free_build_houses_in_any_order_on_a_whole_group():
+    """Free Build: four houses on one lot while the others have none; not on a group held in
+    parts; a hotel still needs four houses on every lot of the group."""
+    game = scenario(name=FREE_BUILD, owners={"Oriental Avenue": 0, "Vermont Avenue": 0,
+                                             "Connecticut Avenue": 0, "Boardwalk": 0,
+                                             "Park Place": 1})
+    oriental = P(game, "Oriental Avenue")
+    for _ in range(4):
+        apply(game, 0, Build(oriental))
+    st = game.state
+    assert [st.houses[P(game, n)] for n in ("Oriental Avenue", "Vermont Avenue",
+                                            "Connecticut Avenue")] == [4, 0, 0]
+    refused(game, 0, Build(oriental), "hotels")
+    refused(game, 0, Build(P(game, "Boardwalk")), "houses")
+    assert total_money(game) == 0
+
+
+def test_flat_income_tax_takes_200_without_a_choice():
+    """Flat income tax: $200 whatever the player's worth; the player is not asked."""
+    agent = Scripted(tax=1)
+    game = scenario(name=FLAT_TAX, agents=[agent, Scripted(), Scripted()], dice=[(1, 3)],
+                    cash={0: 300})
+    game.play_turn()  # GO + 4 = Income Tax; 10% of worth would be $30
+    assert game.state.cash[0] == 100
+    assert not [a for a in agent.asked if a[0] == "tax"]
+    assert total_money(game) == 0
+
+
+def test_no_housing_shortage_a_33rd_house():
+    """No housing shortage: 1000 houses and hotels in the bank; a house is built while 32
+    already stand."""
+    greens = ("Pacific Avenue", "North Carolina Avenue", "Pennsylvania Avenue")
+    yellows = ("Atlantic Avenue", "Ventnor Avenue", "Marvin Gardens")
+    reds = ("Kentucky Avenue", "Indiana Avenue")
+    built = greens + yellows + reds
+    game = scenario(name=NO_SHORTAGE, owners={**{n: 1 for n in built + ("Illinois Avenue",)},
+                                              "Boardwalk": 0, "Park Place": 0},
+                    houses={n: 4 for n in built})
+    st = game.state
+    assert sum(st.houses) == 32 and st.bank_houses == 1000 - 32 and st.bank_hotels == 1000
+    apply(game, 0, Build(P(game, "Boardwalk")))
+    assert sum(st.houses) == 33 and st.bank_houses == 1000 - 33
+
+
+def test_random_start_deals_three_paid_deeds():
+    """Random start: three deeds to each player before the first roll, paid at their price."""
+    assert_dealt(RANDOM_START, players=4, each=3, paid=True)
+
+
+def test_free_parking_bonus_every_time():
+    """Free Parking bonus: each stop on Free Parking collects $100 from the bank."""
+    game = scenario(name=BONUS, dice=[(1, 3), (2, 4)],
+                    positions={0: "St. James Place", 1: "Virginia Avenue"})
+    game.play_turn()  # St. James Place + 4 = Free Parking
+    game.play_turn()  # Virginia Avenue + 6 = Free Parking
+    assert game.state.cash[:2] == [1600, 1600]
+    assert total_money(game) == 0
+
+
+def test_countdown_token_moves_on_the_marked_one_only():
+    """Countdown token: the first die's 1 moves the token to the next property (over tax and
+    card spaces); the second die's 1 does not."""
+    game = scenario(name=COUNTDOWN, dice=[(1, 3), (3, 1)],
+                    tokens={"Countdown": "Baltic Avenue"})
+    game.play_turn()
+    assert game.rulebook.spaces[game.state.tokens[0]].name == "Reading Railroad"
+    game.play_turn()
+    assert game.rulebook.spaces[game.state.tokens[0]].name == "Reading Railroad"
+
+
+def test_countdown_token_on_boardwalk_ends_the_game_richest_wins():
+    """Countdown token: from Park Place, a marked one takes it to Boardwalk and the game ends
+    at once; the richest player wins."""
+    game = scenario(name=COUNTDOWN, dice=[(1, 2)], cash={0: 100, 1: 2000, 2: 900},
+                    tokens={"Countdown": "Park Place"})
+    game.play_turn()
+    assert game.rulebook.spaces[game.state.tokens[0]].name == "Boardwalk"
+    assert game.over and game.end_reason == "countdown" and game.winner == 1
+    assert total_money(game) == 0
+
+
 def test_house_rules_extend_an_official_rulebook():
     """Each house rule is a short file extending an official rulebook."""
-    for name in (JACKPOT, DOUBLE_GO, NO_AUCTIONS, NO_RENT_IN_JAIL, LAP):
+    names = sorted(f"house/{p.name}" for p in (RULESETS / "house").glob("*.rules"))
+    assert {JACKPOT, DOUBLE_GO, NO_AUCTIONS, NO_RENT_IN_JAIL, LAP, CITY, FREE_BUILD, FLAT_TAX,
+            NO_SHORTAGE, RANDOM_START, BONUS, COUNTDOWN} == set(names)
+    for name in names:
         rb = rulebook(name)
         assert len(rb.files) >= 3 and rb.files[1].endswith(("classic_1961.rules",
                                                            "french_standard.rules"))

@@ -1,0 +1,302 @@
+"""Every house rule of rulesets/house/ seen at work in a real game: a seeded game of default and
+random agents, read through its JSON event log (docs/cookbook.md).
+
+Each test plays one game of a house file and finds in the log an event of a rule that the file
+itself defines, or, for a rule that only changes a setting, the effect the setting has (a house
+on a group held in parts, a deed dealt before the first roll). `Played` keeps, beside each
+event, the board as it stood when the event was written, for the effects the log alone does
+not show (who held a group at the moment of a build).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from scenario import RULESETS
+
+HOUSE = RULESETS / "house"
+MIXED = ("default", "random", "default", "random")
+RANDOM = ("random",) * 4
+# The items of a rulebook that define or redefine a rule: `rule`, `replace rule`,
+# `before X rule`, `after X rule`.
+RULE_ITEM = re.compile(r"^(?:replace |(?:before|after) \w+ )?rule (\w+):", re.M)
+
+
+def own_rules(name: str) -> set[str]:
+    """The names of the rules the house file itself defines (inherited ones excluded)."""
+    return set(RULE_ITEM.findall((HOUSE / name).read_text(encoding="utf-8")))
+
+
+class Played:
+    """A log callable for one game: each event parsed, with the board when it was written."""
+
+    def __init__(self, name: str, seed: int, agents=MIXED, max_turns: int = 2000):
+        rb = rulelang.load(str(HOUSE / name))
+        self.rulebook = rb
+        self.events: list[dict] = []
+        self.boards: list[tuple] = []
+        self.game = None  # the setup's events come before the game exists: no board for them
+        made = {"default": rulelang.DefaultAgent, "random": rulelang.RandomAgent}
+        self.game = rulelang.Game(rb, [made[a]() for a in agents], seed=seed,
+                                  max_turns=max_turns, log=self._log)
+        self.game.play()
+
+    def _log(self, line: str) -> None:
+        self.events.append(json.loads(line))
+        if self.game is None:
+            self.boards.append(None)
+            return
+        st = self.game.state
+        self.boards.append((tuple(st.owner), tuple(st.houses), tuple(st.hotels),
+                            tuple(st.in_jail), tuple(st.mortgaged)))
+
+    def index(self, space: str) -> int:
+        return self.rulebook.space(space).index
+
+    def is_property(self, space: str) -> bool:
+        return self.index(space) in self.rulebook.properties
+
+    def group_of(self, space: str) -> list[int]:
+        rb = self.rulebook
+        return list(rb.groups[rb.spaces[self.index(space)].group])
+
+    def until_next(self, i: int, *kinds: str) -> list[dict]:
+        """The events after the i-th, up to (not including) the next one of those kinds."""
+        out = []
+        for e in self.events[i + 1:]:
+            if e["event"] in kinds:
+                break
+            out.append(e)
+        return out
+
+
+def fired(played: Played, name: str) -> list[dict]:
+    """The events written under a rule that the house file defines."""
+    mine = own_rules(name)
+    return [e for e in played.events if e["rule"] in mine]
+
+
+def test_own_rules_reads_every_kind_of_rule_item():
+    """own_rules finds new, replaced and placed rules, and nothing inherited."""
+    assert own_rules("no_auctions.rules") == {"unowned_property"}
+    assert own_rules("double_salary_on_go.rules") == {"double_salary"}
+    assert own_rules("countdown_token.rules") == {"countdown"}
+
+
+# ------------------------------------------------------------------ the five first house rules
+
+
+def test_no_auctions_a_declined_lot_is_left_with_the_bank():
+    """No auctions: a player stops on an unowned lot and does not buy it; no auction follows
+    and the lot is still the bank's; lots that are bought are bought under the file's rule."""
+    p = Played("no_auctions.rules", seed=1)
+    assert any(e["event"] == "deed" for e in fired(p, "no_auctions.rules"))
+    declined = 0
+    for i, e in enumerate(p.events):
+        if e["event"] != "move" or not p.is_property(e["to"]):
+            continue
+        if p.boards[i][0][p.index(e["to"])] != -1:
+            continue
+        after = p.until_next(i, "roll", "move")
+        assert not [a for a in after if a["event"] in ("auction", "bid")], after
+        if not [a for a in after if a["event"] == "deed" and a["space"] == e["to"]]:
+            declined += 1
+    assert declined > 0  # the random players declined some lots
+
+
+def test_free_parking_jackpot_fills_and_is_taken():
+    """Free Parking jackpot: taxes go into the pot; stopping on Free Parking takes it, under
+    the file's free_parking rule."""
+    p = Played("free_parking_jackpot.rules", seed=1)
+    assert any(e["event"] == "transfer" and e["to"] == "Free Parking jackpot"
+               and e["reason"] in ("income_tax", "luxury_tax") for e in p.events)
+    taken = [e for e in fired(p, "free_parking_jackpot.rules")
+             if e["event"] == "transfer" and e["source"] == "Free Parking jackpot"]
+    assert taken and all(e["rule"] == "free_parking" and e["amount"] > 0 for e in taken)
+    for e in taken:
+        i = p.events.index(e)
+        assert p.events[i - 1]["event"] == "move" and p.events[i - 1]["to"] == "Free Parking"
+
+
+def test_double_salary_on_go_pays_400_for_stopping_on_go():
+    """Double salary: a move ending on GO pays the salary and 200 more, under double_salary."""
+    p = Played("double_salary_on_go.rules", seed=1)
+    paid = [e for e in fired(p, "double_salary_on_go.rules") if e["event"] == "transfer"]
+    assert paid
+    for e in paid:
+        assert (e["source"], e["amount"], e["reason"]) == ("bank", 200, "double_salary")
+        i = p.events.index(e)
+        before = p.events[:i]
+        move = next(b for b in reversed(before) if b["event"] == "move")
+        assert move["to"] == "GO" and move["player"] == e["to"]
+
+
+def test_no_rent_in_jail_a_jailed_owner_collects_nothing():
+    """No rent from jail: a player stops on the lot of a jailed owner and pays no rent; rent
+    is otherwise paid under the file's rent rule."""
+    p = Played("no_rent_in_jail.rules", seed=3)
+    assert any(e["event"] == "transfer" and e["reason"] == "rent"
+               for e in fired(p, "no_rent_in_jail.rules"))
+    spared = 0
+    for i, e in enumerate(p.events):
+        if e["event"] != "move":
+            continue
+        owner, _, _, in_jail, mortgaged = p.boards[i]
+        q = p.index(e["to"])
+        o = owner[q]
+        if o < 0 or o == e["player"] or mortgaged[q] or not in_jail[o]:
+            continue
+        after = p.until_next(i, "roll", "move")
+        assert not [a for a in after if a["event"] == "transfer" and a["reason"] == "rent"]
+        spared += 1
+    assert spared > 0
+
+
+def test_lap_before_buying_nothing_is_bought_before_the_first_salary():
+    """A lap before buying: no deed and no auction from a landing before the player's first
+    salary; after it, lots are bought under the file's unowned_property rule."""
+    p = Played("lap_before_buying.rules", seed=1)
+    salaried: set[int] = set()
+    skipped = 0
+    for i, e in enumerate(p.events):
+        if e["event"] == "transfer" and e["reason"] == "salary":
+            salaried.add(e["to"])
+        if e["event"] != "move" or e["player"] in salaried:
+            continue
+        if not p.is_property(e["to"]) or p.boards[i][0][p.index(e["to"])] != -1:
+            continue
+        after = p.until_next(i, "roll", "move")
+        assert not [a for a in after if a["event"] in ("deed", "auction")], after
+        skipped += 1
+    assert skipped > 0
+    assert any(e["event"] == "deed" for e in fired(p, "lap_before_buying.rules"))
+
+
+# ------------------------------------------------------------------ the cookbook's new rules
+
+
+def test_city_build_a_house_on_a_group_held_in_parts():
+    """City Build: a house is built, under the file's houses rule, on a street whose group the
+    builder does not hold whole."""
+    p = Played("city_build.rules", seed=2, agents=RANDOM)
+    partial = []
+    for i, e in enumerate(p.events):
+        if e["event"] == "build" and e["rule"] in own_rules("city_build.rules"):
+            owner = p.boards[i][0]
+            if any(owner[q] != e["player"] for q in p.group_of(e["space"])):
+                partial.append(e)
+    assert partial
+
+
+def test_free_build_houses_built_unevenly_on_a_whole_group():
+    """Free Build: a build leaves two streets of one group more than one house apart, and
+    every build is on a group the builder holds whole."""
+    p = Played("free_build.rules", seed=1, agents=RANDOM)
+    uneven = 0
+    for i, e in enumerate(p.events):
+        if e["event"] != "build":
+            continue
+        owner, houses, hotels, _, _ = p.boards[i]
+        group = p.group_of(e["space"])
+        assert {owner[q] for q in group} == {e["player"]}
+        levels = [5 if hotels[q] else houses[q] for q in group]
+        if max(levels) - min(levels) > 1 and e["rule"] in own_rules("free_build.rules"):
+            uneven += 1
+    assert uneven > 0
+
+
+def test_flat_income_tax_is_always_200():
+    """Flat income tax: Income Tax takes $200 under the file's income_tax rule, never asks."""
+    p = Played("flat_income_tax.rules", seed=1)
+    taxed = [e for e in fired(p, "flat_income_tax.rules") if e["event"] == "transfer"]
+    assert taxed and all((e["to"], e["amount"], e["reason"]) == ("bank", 200, "income_tax")
+                         for e in taxed)
+    assert not [e for e in p.events if e["event"] == "tax_choice"]
+
+
+def test_no_housing_shortage_more_houses_than_the_box_holds():
+    """No housing shortage: more than 32 houses stand at once, and no building is auctioned."""
+    p = Played("no_housing_shortage.rules", seed=31)
+    standing = [sum(board[1]) for e, board in zip(p.events, p.boards) if e["event"] == "build"]
+    assert max(standing) > 32
+    assert not [e for e in p.events if e["event"] == "auction" and e.get("lot") != "deed"]
+
+
+def test_random_start_deals_three_paid_deeds_to_each_player():
+    """Random start: before the first roll of a turn, every player is dealt three deeds and
+    pays each one's printed price."""
+    p = Played("random_start.rules", seed=1)
+    first = next(i for i, e in enumerate(p.events) if e["event"] == "roll")
+    dealt = [e for e in p.events[:first] if e["event"] == "deed"]
+    assert sorted(e["to"] for e in dealt) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    for e in dealt:
+        i = p.events.index(e)
+        paid = p.events[i - 1]
+        assert paid["event"] == "transfer" and paid["reason"] == "dealt deed"
+        assert (paid["source"], paid["amount"]) == (e["to"], p.rulebook.space(e["space"]).price)
+
+
+def test_free_parking_bonus_pays_100_on_free_parking():
+    """Free Parking bonus: a move to Free Parking is followed by $100 from the bank, under
+    the file's free_parking rule."""
+    p = Played("free_parking_bonus.rules", seed=1)
+    bonus = [e for e in fired(p, "free_parking_bonus.rules") if e["event"] == "transfer"]
+    assert bonus
+    for e in bonus:
+        assert (e["source"], e["amount"], e["reason"]) == ("bank", 100, "free_parking")
+        move = p.events[p.events.index(e) - 1]
+        assert move["event"] == "move" and move["to"] == "Free Parking"
+        assert move["player"] == e["to"]
+
+
+def test_countdown_token_moves_on_a_marked_one_and_ends_the_game():
+    """Countdown token: each marked one moves the token to the next property, under the file's
+    countdown rule; its reaching Boardwalk ends the game, named after the rule."""
+    p = Played("countdown_token.rules", seed=2)
+    moves = [e for e in fired(p, "countdown_token.rules") if e["event"] == "token"]
+    assert moves
+    for e in moves:
+        i = p.events.index(e)
+        roll = next(b for b in reversed(p.events[:i]) if b["event"] == "roll")
+        assert roll["dice"][0] == 1
+    assert moves[-1]["to"] == "Boardwalk"
+    end = p.events[-1]
+    assert end["event"] == "end" and end["reason"] == "countdown"
+
+
+# ------------------------------------------------------------------ docs/cookbook.md
+
+COOKBOOK = RULESETS.parent / "docs" / "cookbook.md"
+BLOCK = re.compile(r"^```rules[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def _sections() -> dict[str, str]:
+    text = COOKBOOK.read_text(encoding="utf-8")
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def test_cookbook_has_a_section_for_every_house_file():
+    """docs/cookbook.md has one section per file of rulesets/house/, naming the file and how
+    to play it."""
+    sections = _sections()
+    for path in sorted(HOUSE.glob("*.rules")):
+        body = sections.get(path.stem)
+        assert body is not None, f"no section {path.stem!r} in docs/cookbook.md"
+        assert f"`rulesets/house/{path.name}`" in body
+        assert f"`rulelang run house/{path.name}" in body
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in HOUSE.glob("*.rules")))
+def test_cookbook_shows_the_files_as_they_are(name):
+    """Each rules excerpt of a house rule's section is copied verbatim from its file."""
+    text = (HOUSE / f"{name}.rules").read_text(encoding="utf-8")
+    blocks = BLOCK.findall(_sections()[name])
+    assert blocks
+    for block in blocks:
+        assert block in text, f"docs/cookbook.md, section {name!r}: not in the file:\n{block}"
