@@ -144,6 +144,10 @@ class Primitive:
             common = {k: v for k, v in common.items() if form.fixed.get(k, _NONE) == v}
         return common
 
+    def money_of_form(self, form: Form) -> tuple[str, str] | None:
+        """Who pays whom when a node of `form` runs."""
+        return form.money if form.money is not None else self.facts.money
+
     def money_of(self, node) -> tuple[str, str] | None:
         """Who pays whom when `node` runs."""
         for form in self.forms:
@@ -160,29 +164,38 @@ _NONE = object()
 _PIECE = re.compile(r"\{[^}]*\}|\[|\]|,|[^\s\[\]{},]+")
 
 
-@frozen
 class Slot:
-    """A slot of an expansion: the parameter it fills and the type it is written with."""
+    """A slot of an expansion: the parameter it fills and the type it is written with.
 
-    field: str
-    type: str
+    (A plain slotted class: the vocabulary is read at every start of rulelang, and an attrs
+    class costs more to create than all of its instances.)"""
+
+    __slots__ = ("field", "type")
+
+    def __init__(self, field: str, type: str) -> None:
+        self.field, self.type = field, type
+
+    def __repr__(self) -> str:
+        return f"Slot({self.field!r}, {self.type!r})"
 
 
-@frozen
 class Expansion:
     """One alternative of the grammar: a form with each optional part in or out.
 
     items are keywords (str), `None` for the article `a`/`an`, or Slots, in order.
     """
 
-    primitive: Primitive
-    form: Form
-    alias: str
-    items: tuple
+    __slots__ = ("primitive", "form", "alias", "items")
+
+    def __init__(self, primitive: Primitive, form: Form, alias: str, items: tuple) -> None:
+        self.primitive, self.form, self.alias, self.items = primitive, form, alias, items
 
     @property
     def slots(self) -> tuple[Slot, ...]:
         return tuple(i for i in self.items if isinstance(i, Slot))
+
+    def __repr__(self) -> str:
+        return f"Expansion({self.alias!r}, {self.items!r})"
 
 
 def _parse(template: str, primitive: Primitive) -> list:
