@@ -59,7 +59,7 @@ def find(text: str) -> list:
     `jail_fine`) or a use (`pay rent x2`, `a player lands on "GO"`)."""
     from rulelang import vocab  # the vocabulary only when explaining one of its words
 
-    words = " ".join(text.split())
+    words = " ".join(text.split())  # one line, whatever the input
     name = words.replace(" ", "_").lower()
     if name in vocab.BY_NAME:
         return [vocab.BY_NAME[name]]
@@ -80,7 +80,10 @@ def _parsed(words: str) -> list:
             file = parse_text('rulebook "explain"\n' + template.format(words), "<explain>")
         except (RuleError, RuleErrors):
             continue
-        when = file.items[0].body[0]
+        rule = file.items[0] if len(file.items) == 1 else None
+        when = rule.body[0] if isinstance(rule, ast.Rule) and len(rule.body) == 1 else None
+        if not isinstance(when, ast.When):
+            continue  # the words were more than one primitive
         nodes = [when.event] if template.startswith("rule r:\n  when {}") else \
             list(when.effects) if ": {}" in template else list(when.conditions)
         if nodes and isinstance(nodes[0], (ast.Lands, ast.Passes, ast.TokenReaches,

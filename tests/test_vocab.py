@@ -220,3 +220,45 @@ def test_the_reference_tables_are_the_declarations():
     for p in vocab.PRIMITIVES:
         for form in vocab.shown_forms(p):
             assert f"`{form}`" in page, form
+
+
+def test_explain_finds_every_primitive_and_setting():
+    """`rulelang explain` finds each primitive by its name and each setting by its own, and
+    prints the declaration's forms and documentation line."""
+    from rulelang.explain import describe, find
+
+    for p in vocab.PRIMITIVES:
+        assert find(p.name) == [p]
+        text = describe(p)
+        assert p.doc[1:] in text and all(f in text for f in vocab.shown_forms(p))
+    for name, spec in vocab.SETTINGS.items():
+        assert find(name) == [spec] and spec.doc in describe(spec)
+
+
+@pytest.mark.parametrize("words, name", [
+    ("pay rent", "pay_rent"), ("pay rent x2", "pay_rent"), ('a player lands on "GO"', "lands"),
+    ("the owner is not in jail", "in_jail"), ("collect $50 from each player", "collect"),
+    ("pay $200 or 10% of worth", "pay_choice"), ("move back 3", "move"),
+])
+def test_explain_finds_a_primitive_by_its_use(words, name):
+    """A primitive written as in a rule is found too."""
+    from click.testing import CliRunner
+
+    from rulelang.explain import find
+    from rulelang_cli.main import main
+
+    assert [p.name for p in find(words)] == [name]
+    result = CliRunner().invoke(main, ["explain", words])
+    assert result.exit_code == 0 and vocab.BY_NAME[name].doc[1:] in result.output
+
+
+def test_explain_refuses_what_is_neither_a_code_nor_a_word():
+    """A word the language does not have is a usage error with a hint, no traceback."""
+    from click.testing import CliRunner
+
+    from rulelang_cli.main import main
+
+    result = CliRunner().invoke(main, ["explain", "pay rnet"])
+    assert result.exit_code == 2 and "pay_rent" in result.output
+    result = CliRunner().invoke(main, ["explain", '"unclosed'])
+    assert result.exit_code == 2 and "Traceback" not in result.output
