@@ -36,7 +36,7 @@ ROLES = {
 }
 
 
-@frozen
+@frozen(eq=False)  # declarations are compared by identity
 class ParamType:
     """A type of parameter: the grammar it is written with, how the documentation shows it, and
     which kind of name the checker looks it up in (a key of check.NAME_KINDS), if any.
@@ -53,7 +53,7 @@ class ParamType:
     rest: bool = False
 
 
-@frozen
+@frozen(eq=False)  # declarations are compared by identity
 class Param:
     """One parameter of a primitive: the AST field it fills, its type, how messages name it,
     and the bounds the checker holds its value to (E202 with `bound` as the message)."""
@@ -70,7 +70,7 @@ class Param:
     missing: tuple[str, str] | None = None
 
 
-@frozen
+@frozen(eq=False)  # declarations are compared by identity
 class Facts:
     """What the checker and the flow analysis know of an effect without running it.
 
@@ -94,7 +94,7 @@ class Facts:
     alone: bool = False
 
 
-@frozen
+@frozen(eq=False)  # declarations are compared by identity
 class Form:
     """One surface alternative of a primitive: its template, the AST fields it fixes, and the
     money it moves if that differs from the primitive's (`collect $N from each player`)."""
@@ -105,7 +105,7 @@ class Form:
     negate: str | None = None  # a field whose value this form negates (`move back N`)
 
 
-@frozen
+@frozen(eq=False)  # declarations are compared by identity
 class Primitive:
     """One event, condition, effect, amount, target or token reference of the language.
 
