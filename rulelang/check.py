@@ -1,8 +1,10 @@
 """Analysis of a resolved rulebook: `check` returns every diagnostic it finds, by position.
 
 It never stops at the first problem and never changes the program. The vocabulary it checks
-against is the engine's: the settings of `engine.settings.SETTINGS`, the space kinds of
-`check_board`, the board's spaces, decks and dice faces. `check_path` runs the earlier stages too and turns
+against is declared in `rulelang.vocab`: the settings, and the parameters of every event,
+condition and effect (the names each one refers to, the bounds of its numbers, and the facts
+that say where it may stand), besides the space kinds of `check_board`, the board's spaces,
+decks and dice faces. `check_path` runs the earlier stages too and turns
 their errors into diagnostics, so a caller always gets a list.
 """
 
@@ -13,14 +15,14 @@ from typing import Iterable, Iterator
 
 import attrs
 
-from rulelang import ast
+from rulelang import ast, vocab
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.check_flow import Flow, moving_dice
 from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
 )
-from rulelang.engine.settings import SETTINGS
+from rulelang.vocab import SETTINGS, TYPES
 from rulelang.resolve import did_you_mean, load_chain, merge
 
 __all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
@@ -354,36 +356,81 @@ class _Checker:
 
     def when(self, when: ast.When) -> None:
         event = when.event
-        if isinstance(event, (ast.Lands, ast.Passes)):
-            self.target(event.target)
-        elif isinstance(event, ast.RollsDoubles):
-            if event.times is not None and event.times < 1:
-                self.error("E202", f"doubles {event.times} times in a row can never happen",
-                           event.span)
-            if len(moving_dice(self.program)) == 1:
-                self.error("W104", "this rule can never fire: doubles need two dice",
-                           event.span)
-        elif isinstance(event, ast.DieShows):
-            self.known("face", event.face.value, event.face.span, hint=(
-                'name a face on a die: die "white" faces 1..6, face 1 named "..."'
-                if not self.faces else f"named faces: {join(sorted(self.faces))}"))
+        self.primitive(event)
+        if isinstance(event, ast.RollsDoubles) and len(moving_dice(self.program)) == 1:
+            self.error("W104", "this rule can never fire: doubles need two dice", event.span)
         for cond in when.conditions:
-            if cond.subject == "option":
-                self.known("option", cond.name.name, cond.name.span)
-            elif cond.subject == "owner" and not self.on_property(event):
+            self.primitive(cond)
+            if cond.subject == "owner" and not self.on_property(event):
                 self.error("E304", "the condition on 'the owner' needs an event on a property",
                            cond.span,
                            hint="e.g. when a player lands on a property owned by another "
                            "player unless the owner is in jail: pay rent")
         self.effects(when.effects, event)
 
-    def target(self, target: ast.SpaceTarget) -> None:
-        if isinstance(target, ast.SpaceByName):
-            self.space_name(target.name)
+    def primitive(self, node) -> None:
+        """The names and numbers of a declared node's parameters (vocab), then the nodes
+        inside it, then what its kind of node needs besides (`_AFTER`) if its names are known."""
+        p = vocab.primitive_of(node)
+        if p is None:
             return
+        known = True
+        reported: set[str] = set()  # one E202 per message and node
+        for param in p.params:
+            value = getattr(node, param.name)
+            if value is None or value is False:
+                continue
+            names = TYPES[param.type].names
+            if names is not None:
+                known = self.name(names, param, value) and known
+            elif isinstance(value, tuple):
+                for item in value:
+                    self.primitive(item)
+            elif isinstance(value, int):
+                if ((param.low is not None and value < param.low)
+                        or (param.high is not None and value > param.high)
+                        or (param.nonzero and value == 0)) and param.bound not in reported:
+                    reported.add(param.bound)
+                    self.error("E202", param.bound.format(value=value), node.span)
+            else:
+                self.primitive(value)
+        after = _AFTER.get(type(node))
+        if known and after is not None:
+            after(self, node)
+
+    def name(self, kind: str, param: vocab.Param, value) -> bool:
+        """Whether the name a parameter holds is known (if not, it is reported)."""
+        if kind == "space":
+            self.space_name(value, unique=param.type == "unique_space")
+            return True
+        if kind == "pot":
+            self.pot_name(value)
+            return True
+        text = value.name if isinstance(value, ast.Name) else value.value
+        if not self.known(kind, text, value.span, hint=self.name_hint(kind)):
+            return False
+        if param.missing is not None and self.spaces and not self.has_kind(text):
+            code, message = param.missing
+            self.error(code, message.format(value=text), value.span)
+        return True
+
+    def name_hint(self, kind: str) -> str | None:
+        """What to say of an unknown name of `kind` when no known name is close."""
+        if kind == "kind":
+            return f"kinds: {join(TARGET_KINDS)}"
+        if kind == "face":
+            return ('name a face on a die: die "white" faces 1..6, face 1 named "..."'
+                    if not self.faces else f"named faces: {join(sorted(self.faces))}")
+        if kind == "token":
+            tokens = self.names["token"]
+            return f"tokens: {join(tokens)}" if tokens else \
+                'declare it: token "Name" starts on "Space"'
+        if kind == "die":
+            return f"dice: {join(self.names['die'])}"
+        return None
+
+    def kind_target(self, target: ast.SpaceByKind) -> None:
         kind = target.kind.name
-        if not self.known("kind", kind, target.kind.span, hint=f"kinds: {join(TARGET_KINDS)}"):
-            return
         if target.owner is not None and kind not in _OWNABLE:
             self.error("E305", f"a '{kind}' space has no owner", target.span,
                        hint="only properties (streets, railroads, utilities) are owned")
@@ -421,41 +468,21 @@ class _Checker:
     def effects(self, effects: tuple[ast.Effect, ...], event: ast.Event | None) -> None:
         """Effects of a rule (`event` set) or of a card (`event` None)."""
         for effect in effects:
-            if isinstance(effect, ast.AdvanceTo):
-                self.space_name(effect.space, unique=True)
-            elif isinstance(effect, ast.AdvanceToNearest):
-                kind = effect.kind.name
-                if self.known("kind", kind, effect.kind.span) and self.spaces \
-                        and not self.has_kind(kind):
-                    self.error("E413", f"there is no nearest {kind}: the board has none",
-                               effect.kind.span)
-                if effect.rent_factor < 1 or (effect.dice_multiplier or 1) < 1:
-                    self.error("E202", "a rent multiplier is at least x1", effect.span)
-            elif isinstance(effect, (ast.PayInto, ast.CollectPot)):
-                self.pot_name(effect.pot)
-            elif isinstance(effect, ast.Draw):
-                self.known("deck", effect.deck.value, effect.deck.span)
-            elif isinstance(effect, ast.KeepJailCard) and event is not None:
-                self.error("E302", "only a card can say 'keep to leave jail free'",
+            self.primitive(effect)
+            p = vocab.primitive_of(effect)
+            if p is None:
+                continue
+            facts = p.facts
+            if facts.card_only and event is not None:
+                self.error("E302", f"only a card can say '{vocab.shown_forms(p)[0]}'",
                            effect.span, hint="put it on a card of a deck")
-            elif isinstance(effect, (ast.PayRent, ast.BuyOrAuction)) and event is not None \
-                    and not self.on_property(event):
-                what = "pay rent" if isinstance(effect, ast.PayRent) else "buy"
-                self.error("E303", f"the effect '{what}' needs an event on a property",
+            elif facts.needs_property and event is not None and not self.on_property(event):
+                self.error("E303", f"the effect '{p.title}' needs an event on a property",
                            effect.span,
                            hint="e.g. when a player lands on an unowned property: buy or auction")
-            elif isinstance(effect, ast.PayRent) and effect.factor < 1:
-                self.error("E202", "a rent multiplier is at least x1", effect.span)
-            elif isinstance(effect, ast.MoveBy) and effect.spaces == 0:
-                self.error("E202", "a move of 0 spaces does nothing", effect.span)
-            elif isinstance(effect, ast.PayChoice):
-                for option in effect.options:
-                    if isinstance(option, ast.PercentOfWorth) and option.percent > 100:
-                        self.error("E202", f"paying {option.percent}% of worth is more than the "
-                                   "player has", option.span)
-            elif isinstance(effect, ast.Nothing) and len(effects) > 1:
-                self.error("W106", "the effect 'nothing' is next to other effects", effect.span,
-                           hint="remove 'nothing'")
+            elif facts.alone and len(effects) > 1:
+                self.error("W106", f"the effect '{p.title}' is next to other effects",
+                           effect.span, hint=f"remove '{p.title}'")
 
     # ------------------------------------------------------------ the whole rulebook
 
@@ -525,3 +552,8 @@ def _shown(value: ast.Value) -> str:
     if isinstance(value, ast.Text):
         return f'"{value.value}"'
     return str(value.value)
+
+
+# What a kind of node needs besides the names and numbers of its parameters, checked once
+# its names are known.
+_AFTER = {ast.SpaceByKind: _Checker.kind_target}

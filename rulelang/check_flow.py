@@ -14,40 +14,27 @@ import itertools
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator
 
-from rulelang import ast
+from rulelang import ast, vocab
 from rulelang.check_board import PROPERTY_KINDS
 
 __all__ = ["Flow", "MONEY_FLOWS", "MOVES", "moving_dice"]
 
-# Who pays whom, for every effect: (payer, payee), or None for an effect that moves no money.
-# "player" is the player the rule or card acts on, "others" every other player, "owner" the
-# owner of the space the player stands on, "pot" a pot. A new effect must say here how money
-# moves (a test holds every ast.Effect to it), so that no effect creates or destroys money
-# unseen. `rent xN` on `rent is due` changes the amount of a rent, not who pays it.
+# What the effects do, from their declarations' facts (rulelang.vocab): who pays whom
+# ((payer, payee) or None, see vocab.Facts), which move the pawn and land, which continue a
+# chain (a move or a draw), which end the turn, and what each does to the turn when two rules
+# both do it on one event without an order. `rent xN` on `rent is due` changes the amount of
+# a rent, not who pays it.
+_EFFECTS = [p for p in vocab.of_role("effect") if p.node is not None]
 MONEY_FLOWS: dict[type, Callable[[object], tuple[str, str] | None]] = {
-    ast.Collect: lambda e: ("bank" if e.source == "bank" else "others", "player"),
-    ast.Pay: lambda e: ("player", "bank" if e.to == "bank" else "others"),
-    ast.PayChoice: lambda e: ("player", "bank"),
-    ast.PayPerBuilding: lambda e: ("player", "bank"),
-    ast.PayRent: lambda e: ("player", "owner"),
-    ast.BuyOrAuction: lambda e: ("player", "bank"),
-    ast.PayInto: lambda e: ("player", "pot"),
-    ast.CollectPot: lambda e: ("pot", "player"),
-    **dict.fromkeys((ast.GoToJail, ast.AdvanceTo, ast.AdvanceToNearest, ast.MoveBy, ast.Draw,
-                     ast.KeepJailCard, ast.RollAgain, ast.Nothing, ast.EndGame,
-                     ast.MoveTokenNext, ast.MoveTokenBy, ast.PlaceToken, ast.Battle,
-                     ast.ClaimFree, ast.RollDice, ast.MultiplyRent), lambda e: None),
-}
-MOVES = (ast.AdvanceTo, ast.AdvanceToNearest, ast.MoveBy)
-_CONTINUES = MOVES + (ast.Draw,)
-_STOPS = (ast.GoToJail,)
-# Effects two rules cannot both do on one event without an order: what each does to the turn.
-_CLASHES = {ast.AdvanceTo: "moves the player", ast.AdvanceToNearest: "moves the player",
-            ast.MoveBy: "moves the player", ast.GoToJail: "moves the player",
-            ast.PayRent: "charges rent", ast.BuyOrAuction: "sells the space",
-            ast.Draw: "draws a card"}
+    p.node: p.money_of for p in _EFFECTS}
+MOVES = tuple(p.node for p in _EFFECTS if p.facts.moves)
+_CONTINUES = MOVES + tuple(p.node for p in _EFFECTS if p.facts.draws)
+_STOPS = tuple(p.node for p in _EFFECTS if p.facts.ends_turn)
+_CLASHES = {p.node: p.facts.clash for p in _EFFECTS if p.facts.clash}
+_PURCHASES = tuple(p.node for p in _EFFECTS if p.facts.purchase)
+_ON_PROPERTY = tuple(p.node for p in _EFFECTS if p.facts.needs_property)
 # What changes where the player stands, so that any other effect's outcome depends on the order.
-_REORDER = {"moves the player", "draws a card"}
+_REORDER = {p.facts.clash for p in _EFFECTS if p.facts.moves or p.facts.draws}
 _MAX_THROWS = 1296  # throws followed one by one in token chains (four dice of six faces)
 
 
@@ -70,7 +57,7 @@ class Hook:
         does = frozenset(_CLASHES[type(e)] for e in when.effects if type(e) in _CLASHES)
         self.does = _SHARED.setdefault(does, does)
         self.charges = any(MONEY_FLOWS[type(e)](e) in (("player", "bank"), ("player", "pot"))
-                           and not isinstance(e, ast.BuyOrAuction) for e in when.effects)
+                           and not isinstance(e, _PURCHASES) for e in when.effects)
 
 
 class Flow:
@@ -123,7 +110,8 @@ class Flow:
         for effects, hook in lists:
             for i, e in enumerate(effects[:-1]):
                 if isinstance(e, _STOPS):
-                    self.error("W110", "the effects after 'go to jail' never happen: going to "
+                    what = vocab.primitive_of(e).title
+                    self.error("W110", f"the effects after '{what}' never happen: going to "
                                "jail ends the turn", _join(effects[i + 1].span, effects[-1].span),
                                hint="put them before 'go to jail', or drop them")
                     break
@@ -329,11 +317,11 @@ class Flow:
                 continue
             for card in deck.cards:
                 for pos, e in self.walk(card.effects, where):
-                    if isinstance(e, (ast.PayRent, ast.BuyOrAuction)):
+                    if isinstance(e, _ON_PROPERTY):
                         bad = sorted(p for p in pos if self.spaces[p].kind.name
                                      not in PROPERTY_KINDS)
                         if bad:
-                            what = "pay rent" if isinstance(e, ast.PayRent) else "buy"
+                            what = vocab.primitive_of(e).title
                             self.error("E303", f"card '{card.id.value}' says '{what}', but "
                                        f"drawn on {self.where(bad)} the player is not on a "
                                        "property", e.span,
@@ -601,7 +589,7 @@ def _what(cond: ast.Condition) -> tuple:
 def _takes_money(effect) -> bool:
     flow = MONEY_FLOWS[type(effect)](effect)
     return flow is not None and flow[0] in ("player", "others") and \
-        not isinstance(effect, ast.BuyOrAuction)
+        not isinstance(effect, _PURCHASES)
 
 
 def _is_kind(space: ast.SpaceDecl, kind: str) -> bool:

@@ -1,8 +1,10 @@
 """Checks of the themed editions' constructs: tokens, sides, dice of symbols and battles.
 
-Part of the checker (`rulelang.check` runs it with its `_Checker`, whose `error`, `target`
-and `space_name` it uses): names of tokens, sides and dice, the events an effect needs,
-and a battle that some side can win.
+Part of the checker (`rulelang.check` runs it with its `_Checker`, whose `error`, `known`,
+`on_property` and `space_name` it uses): names of sides and of the tokens' starting spaces,
+the events an effect needs, and a battle that some side can win. The names a rule's events,
+conditions and effects refer to (tokens, dice, kinds) are checked with every other parameter,
+from their declarations (`_Checker.primitive`).
 """
 
 from __future__ import annotations
@@ -74,30 +76,11 @@ class _Themed:
 
     # Unknown names go through the checker's NAME_KINDS table, with "did you mean".
 
-    def token(self, name: ast.Text | None) -> ast.TokenDecl | None:
-        if name is None:
-            return None
-        self.c.known("token", name.value, name.span, hint=(
-            f"tokens: {join(self.tokens)}" if self.tokens else
-            'declare it: token "Name" starts on "Space"'))
-        return self.tokens.get(name.value)
-
     def side(self, name: ast.Text | None) -> None:
         if name is not None:
             self.c.known("side", name.value, name.span, hint=(
                 f"sides: {join(self.sides)}" if self.sides else
                 'declare it: side "Name": "Character", ...'))
-
-    def die(self, name: ast.Text) -> ast.Die | None:
-        self.c.known("die", name.value, name.span, hint=f"dice: {join(self.dice)}")
-        return self.dice.get(name.value)
-
-    def kind(self, kind: ast.Name) -> None:
-        if not self.c.known("kind", kind.name, kind.span):
-            return
-        if self.c.spaces and not self.c.has_kind(kind.name):
-            self.error("E413", f"there is no {kind.name} to move to: the board has none",
-                       kind.span)
 
     def players(self, characters: dict) -> None:
         if not characters:
@@ -118,18 +101,13 @@ class _Themed:
         event = when.event
         if isinstance(event, ast.Meets):
             ref = event.token
-            self.token(ref.name)
             if ref.opposing and not any(t.side for t in self.program.tokens):
                 self.error("W104", "this rule can never fire: no token has a side",
                            event.span, hint='give a token a side: token "X" starts on "GO", '
                            'side "Name"')
             elif not self.program.tokens:
                 self.error("W104", "this rule can never fire: there are no tokens", event.span)
-        elif isinstance(event, ast.TokenReaches):
-            self.token(event.token)
-            self.c.target(event.target)
         elif isinstance(event, ast.RentDue):
-            self.c.target(event.target)
             if not self.c.on_property(event):
                 self.error("W104", "this rule can never fire: rent is due only on properties",
                            event.target.span)
@@ -137,39 +115,27 @@ class _Themed:
                 if not isinstance(e, ast.MultiplyRent):
                     self.error("E351", "the only effect of 'when rent is due' is 'rent xN'", e.span,
                                hint="write: when rent is due on ...: rent x2")
-                elif e.factor < 1:
-                    self.error("E202", "a rent multiplier is at least x1", e.span)
         elif isinstance(event, ast.GameStarts):
             for e in when.effects:
                 if not isinstance(e, _NO_PLAYER):
                     self.error("E351", "when the game starts, no player acts: only tokens "
                                "move and the dice are thrown", e.span)
-        for cond in when.conditions:
-            if cond.subject == "space":
-                self.token(cond.token)
         self.effects(when.effects, event)
 
     def effects(self, effects, event) -> None:
         for e in effects:
-            if isinstance(e, ast.MoveTokenNext):
-                self.token(e.token)
-                self.kind(e.kind)
-            elif isinstance(e, ast.MoveTokenBy):
-                self.token(e.token)
-                die = self.die(e.die)
+            if isinstance(e, ast.MoveTokenBy):
+                die = self.dice.get(e.die.value)
                 if die is not None and not die.faces:
                     self.error("E250", f"the die '{e.die.value}' has no faces with a value to "
                                "move by", e.die.span, hint="move by a die with numbers")
-                if e.onto is not None:
-                    self.kind(e.onto)
             elif isinstance(e, ast.PlaceToken):
-                self.kind(e.kind)
                 if not isinstance(event, _TOKEN_EVENTS):
                     self.error("E350", "the effect 'move the token' needs a rule about a token",
                                e.span, hint="use it when a player meets a token or wins a "
                                "battle")
             elif isinstance(e, ast.Battle):
-                die = self.die(e.die)
+                die = self.dice.get(e.die.value)
                 if die is not None and not any(side for _, side in die.symbols):
                     self.error("E352", f"no face of the die '{e.die.value}' counts for a side: "
                                "nobody could win the battle", e.span,

@@ -27,12 +27,14 @@ from lark.exceptions import (
 )
 from lark.indenter import Indenter
 
-from rulelang import ast, cache, parse_errors
+from rulelang import ast, cache, parse_errors, vocab
 from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import read_rules
 from rulelang.recover import recover, shift, without_comment
+from rulelang.vocab.grammar import fill
 
-__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "COMMAND_LINE",
+__all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
+           "COMMAND_LINE",
            "MAX_DEPTH", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
@@ -179,10 +181,15 @@ _parser: Lark | None = None
 _indenter = _Indenter()
 
 
+def grammar_text() -> str:
+    """The whole grammar: grammar.lark with the vocabulary's alternatives filled in."""
+    return fill(_GRAMMAR.read_text(encoding="utf-8"))
+
+
 def _get_parser() -> Lark:
     global _parser
     if _parser is None:
-        grammar = _GRAMMAR.read_text(encoding="utf-8")
+        grammar = grammar_text()
         # Lark checks the grammar and its options against the file's first line; the name
         # keeps the caches of different grammars (other versions of rulelang) apart.
         key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}"
@@ -475,36 +482,59 @@ def _end_of_file(text: str, path: str) -> ast.Span:
 # ---------------------------------------------------------------- tree -> AST
 
 
-class _RentMod:
-    """`rent x2` / `rent dice x10`, attached by `effects` to the preceding nearest-advance."""
+class _Modifier:
+    """A modifier such as `rent x2` / `rent dice x10`, attached by `effects` to the effect
+    before it (the primitive's `modifies`)."""
 
-    def __init__(self, field: str, value: int, span: ast.Span):
-        self.field, self.value, self.span = field, value, span
+    def __init__(self, primitive: vocab.Primitive, kwargs: dict, value: int, span: ast.Span):
+        self.primitive, self.kwargs, self.value, self.span = primitive, kwargs, value, span
 
 
 _UNITS = {"MONEY": ("money", "${n}"), "INT": ("a count", "{n}"),
           "PERCENT": ("a percentage", "{n}%")}
 # Aliases whose node the alias alone determines (built by _Builder.__default__).
-_FIXED = {
-    "turn_starts": (ast.TurnStarts, {}), "go_to_jail": (ast.GoToJail, {}),
-    "keep_jail_card": (ast.KeepJailCard, {}), "roll_again": (ast.RollAgain, {}),
-    "nothing": (ast.Nothing, {}), "end_game": (ast.EndGame, {}), "buy_or_auction": (ast.BuyOrAuction, {"auction": True}),
-    "buy": (ast.BuyOrAuction, {"auction": False}), "yes": (ast.Flag, {"value": True}),
-    "no": (ast.Flag, {"value": False}), "game_starts": (ast.GameStarts, {}),
-    "wins_battle": (ast.BattleOutcome, {"won": True}),
-    "loses_battle": (ast.BattleOutcome, {"won": False}),
-    "token_any": (ast.TokenRef, {}), "token_opposing": (ast.TokenRef, {"opposing": True}),
-    "claim_free": (ast.ClaimFree, {}),
-    "roll_dice": (ast.RollDice, {}),
-}
-_OWNERS = {"space_any": None, "space_unowned": "nobody", "space_other": "other",
-           "space_self": "self"}
+_FIXED = {"yes": (ast.Flag, {"value": True}), "no": (ast.Flag, {"value": False})}
 _RENAMES = {"rename_space": "space", "rename_group": "group", "rename_deck": "deck"}
 _BUILDINGS = {"rename_house": "house", "rename_hotel": "hotel"}
-_SUBJECTS = {"player_subject": "player", "owner_subject": "owner"}
 # Space attributes holding one amount: alias -> (SpaceDecl field, what it is).
 _AMOUNTS = {"price": ("price", "a price"), "mortgage": ("mortgage", "a mortgage value"),
             "house": ("house_cost", "a house cost"), "hotel": ("hotel_cost", "a hotel cost")}
+
+
+def _payment(b: "_Builder", item, what: str):
+    """One amount paid: money, a node (`10% of worth`), or a bare percentage (E205)."""
+    if not isinstance(item, Token):
+        return item
+    if item.type == "PERCENT":
+        b._error("E205", "expected money or a percentage of worth, found "
+                 f"'{item.value}'", b._tspan(item), hint=f"write '{item.value} of worth'")
+        return None
+    return b._money(item, what)
+
+
+def _count(b: "_Builder", tok: Token, param: vocab.Param, negated: bool):
+    hint = None
+    if param.negative_hint is not None and not negated:
+        hint = param.negative_hint.format(n=tok.value.lstrip("-$"))
+    return b._quantity(tok, "INT", param.what, hint)
+
+
+# How the builder converts the item of each parameter type: (builder, item or items, param,
+# whether the form negates it) -> value. A test holds these keys equal to vocab.TYPES.
+_CONVERT: dict[str, Callable] = {
+    "money": lambda b, t, p, n: b._money(t, p.what),
+    "payment": lambda b, t, p, n: _payment(b, t, p.what) or ast.Money(0, b._tspan(t)),
+    "amounts": lambda b, ts, p, n: tuple(a for a in (_payment(b, t, p.what) for t in ts)
+                                         if a is not None),
+    "count": _count,
+    "percent": lambda b, t, p, n: b._int(t),
+    "multiplier": lambda b, t, p, n: b._int(t),
+    **dict.fromkeys(("space", "unique_space", "deck", "pot", "token", "die", "face"),
+                    lambda b, t, p, n: b._text(t)),
+    **dict.fromkeys(("kind", "option"), lambda b, t, p, n: b._name(t)),
+    **dict.fromkeys(("target", "token_ref"), lambda b, t, p, n: t),
+    "negation": lambda b, t, p, n: True,
+}
 
 
 @v_args(meta=True)
@@ -539,9 +569,34 @@ class _Builder(Transformer):
     def _method(self, data: str) -> Callable:
         """The builder of an alias, called with (meta, children)."""
         function = getattr(getattr(type(self), data, None), "base_func", None)
-        if function is None:
-            return lambda meta, children: self.__default__(data, children, meta)
-        return types.MethodType(function, self)
+        if function is not None:
+            return types.MethodType(function, self)
+        expansion = vocab.EXPANSIONS.get(data)
+        if expansion is not None:
+            return self._primitive(expansion)
+        return lambda meta, children: self.__default__(data, children, meta)
+
+    def _primitive(self, e: vocab.Expansion) -> Callable:
+        """The builder of one alternative of a declared primitive: each slot's item converted
+        by its parameter's type, the form's fixed fields, one node (or a modifier)."""
+        p = e.primitive
+        negate = e.form.negate
+        slots = tuple((s.field, _CONVERT[s.type], p.param(s.field), vocab.TYPES[s.type].rest,
+                       s.field == negate) for s in e.slots)
+        fixed = e.form.fixed
+        node = p.node
+
+        def build(meta, ch):
+            kwargs = dict(fixed)
+            for i, (field, convert, param, rest, negated) in enumerate(slots):
+                value = convert(self, ch[i:] if rest else ch[i], param, negated)
+                kwargs[field] = -value if negated else value
+            if p.modifies is not None:
+                (value,) = [kwargs[s[0]] for s in slots]
+                return _Modifier(p, kwargs, value, self._span(meta))
+            return node(span=self._span(meta), **kwargs)
+
+        return build
 
     # -- helpers
 
@@ -568,9 +623,10 @@ class _Builder(Transformer):
     def _name(self, tok: Token) -> ast.Name:
         return ast.Name(sys.intern(tok.value), self._tspan(tok))
 
-    def _quantity(self, tok: Token, want: str, what: str) -> int:
+    def _quantity(self, tok: Token, want: str, what: str,
+                  negative_hint: str | None = None) -> int:
         """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
-        number = self._int(tok)
+        number = self._int(tok, negative_hint)
         if tok.type != want:
             unit, form = _UNITS[want]
             self._error("E205", f"{what} is {unit}, found {_UNITS[tok.type][0]} '{tok.value}'",
@@ -604,15 +660,11 @@ class _Builder(Transformer):
         if data in _FIXED:
             cls, kwargs = _FIXED[data]
             return cls(span=span, **kwargs)
-        if data in _OWNERS:
-            return ast.SpaceByKind(self._name(ch[-1]), _OWNERS[data], span)
         if data in _RENAMES:
             return ast.Rename(_RENAMES[data], self._text(ch[0]), self._text(ch[1]), span)
         if data in _BUILDINGS:
             return ast.Rename("building", ast.Text(_BUILDINGS[data], span),
                               self._text(ch[0]), span)
-        if data in _SUBJECTS:
-            return _SUBJECTS[data]
         if data in _AMOUNTS:
             field, what = _AMOUNTS[data]
             return (field, self._money(ch[0], what), span)
@@ -823,153 +875,37 @@ class _Builder(Transformer):
             out.append(e)
         return tuple(out)
 
-    def lands(self, meta, ch):
-        return ast.Lands(ch[0], self._span(meta))
-
-    def passes(self, meta, ch):
-        return ast.Passes(ch[0], self._span(meta))
-
-    def rolls_doubles(self, meta, ch):
-        times = self._count(ch[0], "the number of doubles") if ch else None
-        return ast.RollsDoubles(times, self._span(meta))
-
-    def die_shows(self, meta, ch):
-        return ast.DieShows(self._text(ch[0]), self._span(meta))
-
-    def die_shows_after(self, meta, ch):
-        return ast.DieShows(self._text(ch[0]), self._span(meta), after=True)
-
-    def meets(self, meta, ch):
-        return ast.Meets(ch[0], self._span(meta))
-
-    def token_by_name(self, meta, ch):
-        return ast.TokenRef(self._text(ch[0]), span=self._span(meta))
-
-    def token_reaches(self, meta, ch):
-        return ast.TokenReaches(self._text(ch[0]), ch[1], self._span(meta))
-
-    def rent_due(self, meta, ch):
-        return ast.RentDue(ch[0], self._span(meta))
-
-    def space_by_name(self, meta, ch):
-        return ast.SpaceByName(self._text(ch[0]), self._span(meta))
-
     def condition(self, meta, ch):
-        negated = ch[0].type == "UNLESS"
-        if isinstance(ch[1], Token) and ch[1].type == "STRING":  # `the space holds token "X"`
-            return ast.Condition("space", "holds", negated, None, self._span(meta),
-                                 self._text(ch[1]))
-        if isinstance(ch[1], Token):  # `if option NAME`
-            return ast.Condition("option", "option", negated, self._name(ch[1]), self._span(meta))
-        words = {t.type for t in ch[2:] if isinstance(t, Token)}
-        if "NOT" in words:  # `is not in jail`, `has not completed a lap`
-            negated = not negated
-        test = "lap" if "COMPLETED" in words else "in_jail"
-        return ast.Condition(ch[1], test, negated, None, self._span(meta))
+        # `unless` negates the test, and so does its `not`: `unless the player is not in jail`.
+        node = ch[1]
+        return attrs.evolve(node, negated=node.negated != (ch[0].type == "UNLESS"),
+                            span=self._span(meta))
 
     # -- effects
 
     def effects(self, meta, ch):
         out: list = []
         for item in ch:
-            if not isinstance(item, _RentMod):
+            if not isinstance(item, _Modifier):
                 out.append(item)
                 continue
             prev = out[-1] if out else None
-            written = "rent dice x" if item.field == "dice_multiplier" else "rent x"
-            if prev is None and item.field == "rent_factor":
-                out.append(ast.MultiplyRent(item.value, item.span))  # judged by `when`
+            modifier = item.primitive
+            written = modifier.title
+            cls, field = modifier.modifies
+            if prev is None and modifier.node is not None:
+                out.append(modifier.node(span=item.span, **item.kwargs))  # judged by `when`
                 continue
-            if not isinstance(prev, ast.AdvanceToNearest):
+            if not isinstance(prev, cls):
                 self._error("E010", f"the rent modifier '{written}{item.value}' must follow "
                             "'advance to the nearest ...'", item.span,
                             hint="write it right after the advance: "
                             f"advance to the nearest railroad, {written}{item.value}")
                 continue
-            default = 1 if item.field == "rent_factor" else None
-            if getattr(prev, item.field) != default:
+            if getattr(prev, field) != attrs.fields_dict(cls)[field].default:
                 self._error("E010", f"the rent modifier '{written}...' is given twice", item.span)
                 continue
             span = ast.Span(prev.span.file, prev.span.line, prev.span.column,
                             item.span.end_line, item.span.end_column)
-            out[-1] = attrs.evolve(prev, span=span, **{item.field: item.value})
+            out[-1] = attrs.evolve(prev, span=span, **{field: item.value})
         return tuple(out)
-
-    def collect(self, meta, ch):
-        return ast.Collect(self._money(ch[0], "the amount collected"), "bank", self._span(meta))
-
-    def collect_each(self, meta, ch):
-        return ast.Collect(self._money(ch[0], "the amount collected"), "each_player",
-                           self._span(meta))
-
-    def pay(self, meta, ch):
-        if len(ch) == 1 and isinstance(ch[0], Token) and ch[0].type != "PERCENT":
-            return ast.Pay(self._money(ch[0], "the amount paid"), "bank", self._span(meta))
-        options = []
-        for item in ch:
-            if isinstance(item, Token):
-                if item.type == "PERCENT":
-                    self._error("E205", "expected money or a percentage of worth, found "
-                                f"'{item.value}'", self._tspan(item),
-                                hint=f"write '{item.value} of worth'")
-                    continue
-                item = self._money(item, "the amount paid")
-            options.append(item)
-        return ast.PayChoice(tuple(options), self._span(meta))
-
-    def pay_into(self, meta, ch):
-        return ast.PayInto(self._money(ch[0], "the amount paid"), self._text(ch[1]),
-                           self._span(meta))
-
-    def collect_pot(self, meta, ch):
-        return ast.CollectPot(self._text(ch[0]), self._span(meta))
-
-    def percent_of_worth(self, meta, ch):
-        return ast.PercentOfWorth(self._int(ch[0]), self._span(meta))
-
-    def pay_each(self, meta, ch):
-        return ast.Pay(self._money(ch[0], "the amount paid"), "each_player", self._span(meta))
-
-    def pay_per_building(self, meta, ch):
-        return ast.PayPerBuilding(self._money(ch[0], "the amount per house"),
-                                  self._money(ch[1], "the amount per hotel"), self._span(meta))
-
-    def advance_to(self, meta, ch):
-        return ast.AdvanceTo(self._text(ch[0]), self._span(meta))
-
-    def advance_nearest(self, meta, ch):
-        return ast.AdvanceToNearest(self._name(ch[0]), span=self._span(meta))
-
-    def rent_factor(self, meta, ch):
-        return _RentMod("rent_factor", self._int(ch[0]), self._span(meta))
-
-    def rent_dice(self, meta, ch):
-        return _RentMod("dice_multiplier", self._int(ch[0]), self._span(meta))
-
-    def move_back(self, meta, ch):
-        return ast.MoveBy(-self._count(ch[0], "the number of spaces"), self._span(meta))
-
-    def move(self, meta, ch):
-        if ch[0].type == "INT" and ch[0].value.startswith("-"):
-            self._int(ch[0], f"to go backwards, write 'move back {ch[0].value[1:]}'")
-            return ast.MoveBy(0, self._span(meta))
-        return ast.MoveBy(self._count(ch[0], "the number of spaces"), self._span(meta))
-
-    def draw(self, meta, ch):
-        return ast.Draw(self._text(ch[0]), self._span(meta))
-
-    def move_token_next(self, meta, ch):
-        return ast.MoveTokenNext(self._text(ch[0]), self._name(ch[1]), self._span(meta))
-
-    def move_token_by(self, meta, ch):
-        onto = self._name(ch[2]) if len(ch) > 2 else None
-        return ast.MoveTokenBy(self._text(ch[0]), self._text(ch[1]), onto, self._span(meta))
-
-    def place_token(self, meta, ch):
-        return ast.PlaceToken(self._name(ch[0]), self._span(meta))
-
-    def battle(self, meta, ch):
-        return ast.Battle(self._text(ch[0]), self._span(meta))
-
-    def pay_rent(self, meta, ch):
-        return ast.PayRent(self._int(ch[0]) if ch else 1, self._span(meta))

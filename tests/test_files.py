@@ -385,7 +385,7 @@ _OLD_CACHE = textwrap.dedent("""
     # writes in the temporary directory has a name anyone can predict.
     from lark import Lark
     from rulelang import parse
-    Lark(parse._GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+    Lark(parse.grammar_text(), parser="lalr", lexer="contextual",
          postlex=parse._Indenter(), propagate_positions=parse._SkipLayout(),
          maybe_placeholders=False, cache=True)
 """)

@@ -180,7 +180,7 @@ def _layout(text: str) -> str:
 
 
 def _grammar_rulebooks():
-    lark = Lark(parse_module._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+    lark = Lark(parse_module.grammar_text(), parser="lalr",
                 lexer="contextual", postlex=parse_module._Indenter())
     spaced = {t.name: st.just(f" {t.pattern.value} ") for t in lark.terminals
               if t.pattern.type == "str"}

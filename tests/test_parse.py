@@ -315,7 +315,7 @@ def test_grammar_is_conflict_free(caplog):
     logger.setLevel(logging.DEBUG)
     try:
         with caplog.at_level(logging.DEBUG, logger="lark"):
-            Lark(parse_module._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+            Lark(parse_module.grammar_text(), parser="lalr",
                  postlex=parse_module._Indenter(), debug=True)
     finally:
         logger.setLevel(logging.CRITICAL)

@@ -1,21 +1,38 @@
-"""`rulelang explain CODE`: the long explanation of a diagnostic code, from docs/errors.md."""
+"""`rulelang explain CODE|WORDS`: a diagnostic code's explanation (docs/errors.md), or a word of
+the language (an event, condition, effect, setting ...) from its declaration."""
 
 from __future__ import annotations
+
+import re
 
 import click
 
 from rulelang.diagnostics import CODES, printable
-from rulelang.explain import explanation
+from rulelang.explain import describe, explanation, find
 from rulelang.resolve import did_you_mean
 
 
 @click.command()
-@click.argument("code")
-def explain(code: str) -> None:
-    """Print what CODE (such as E104) means, an example that fails, and how to fix it."""
-    code = code.strip().upper()
-    if code not in CODES:
-        hint = did_you_mean(code, CODES) or "codes look like E104 or W101"
-        raise click.BadParameter(printable(f"there is no code '{code}'; {hint}"),
-                                 param_hint="CODE")
-    click.echo(explanation(code))
+@click.argument("what", nargs=-1, required=True)
+def explain(what: tuple[str, ...]) -> None:
+    """Print what a code (such as E104) means, an example that fails and how to fix it; or
+    what a word of the language does (`rulelang explain "pay rent"`, `explain jail_fine`)."""
+    text = " ".join(what).strip()
+    code = text.upper()
+    if re.fullmatch(r"[EW]\d+", code):
+        if code not in CODES:
+            hint = did_you_mean(code, CODES) or "codes look like E104 or W101"
+            raise click.BadParameter(printable(f"there is no code '{code}'; {hint}"),
+                                     param_hint="CODE")
+        click.echo(explanation(code))
+        return
+    found = find(text)
+    if not found:
+        from rulelang import vocab
+
+        names = list(vocab.BY_NAME) + list(vocab.SETTINGS)
+        hint = did_you_mean(text.replace(" ", "_"), names) or \
+            "name a code (E104), a setting (jail_fine) or a word of the language (pay rent)"
+        raise click.BadParameter(printable(f"'{text}' is neither a code nor a word of the "
+                                           f"language; {hint}"), param_hint="CODE|WORDS")
+    click.echo("\n\n".join(describe(item) for item in found))

@@ -1,0 +1,73 @@
+"""The language's vocabulary, declared once: every event, condition, effect, amount, target,
+token reference and setting, with its surface forms, typed parameters, documentation line and
+the checker's facts.
+
+The parser's grammar alternatives and builder (`rulelang.parse`), the checker
+(`rulelang.check`, `check_flow`, `check_tokens`), `rulelang explain` and the tables of
+docs/language.md (`python -m rulelang.vocab.docs --write`) read these declarations; tests hold
+every other list of the vocabulary (ast.py's unions, the compiler) equal to them. Adding a
+primitive: docs/adding-a-primitive.md.
+"""
+
+from __future__ import annotations
+
+from rulelang.vocab.conditions import CONDITIONS
+from rulelang.vocab.effects import AMOUNTS, EFFECTS
+from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
+from rulelang.vocab.settings import SETTINGS, SettingSpec
+from rulelang.vocab.spec import (
+    ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
+)
+from rulelang.vocab.types import TYPES
+
+__all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", "Facts",
+           "Form", "Param", "ParamType", "Primitive", "Expansion", "Slot", "SettingSpec",
+           "primitive_of", "facts_of", "money_of", "of_role", "shown_forms"]
+
+# In the order of the documentation's tables (and of the grammar's alternatives).
+PRIMITIVES: tuple[Primitive, ...] = EVENTS + TARGETS + TOKEN_REFS + CONDITIONS + EFFECTS + AMOUNTS
+BY_NAME: dict[str, Primitive] = {p.name: p for p in PRIMITIVES}
+# Every grammar alias, with the alternative it stands for.
+EXPANSIONS: dict[str, Expansion] = {e.alias: e for p in PRIMITIVES for e in expansions(p)}
+
+_BY_NODE: dict[type, tuple[Primitive, ...]] = {}
+for _p in PRIMITIVES:
+    if _p.node is not None:
+        _BY_NODE[_p.node] = _BY_NODE.get(_p.node, ()) + (_p,)
+_KEYS = {p.name: tuple(p.key.items()) for p in PRIMITIVES}
+_NO_FACTS = Facts()
+
+
+def of_role(role: str) -> tuple[Primitive, ...]:
+    """The primitives of one role ("event", "effect" ...), in declaration order."""
+    return tuple(p for p in PRIMITIVES if p.role == role)
+
+
+def primitive_of(node) -> Primitive | None:
+    """The declaration a node was built from, or None if it is not a primitive's node."""
+    found = _BY_NODE.get(type(node))
+    if found is None:
+        return None
+    if len(found) == 1:
+        return found[0]
+    for p in found:
+        if all(getattr(node, k) == v for k, v in _KEYS[p.name]):
+            return p
+    return None
+
+
+def facts_of(node) -> Facts:
+    """The checker's facts about a node (no facts for a node that is not a primitive's)."""
+    p = primitive_of(node)
+    return p.facts if p is not None else _NO_FACTS
+
+
+def money_of(node) -> tuple[str, str] | None:
+    """(payer, payee) of the money an effect moves, or None."""
+    p = primitive_of(node)
+    return p.money_of(node) if p is not None else None
+
+
+def shown_forms(p: Primitive) -> list[str]:
+    """Each form of a primitive as the documentation writes it."""
+    return [shown(f, p, TYPES) for f in p.forms]

@@ -1,0 +1,43 @@
+"""The types of the primitives' parameters: how each is written, shown and checked.
+
+Quantities are written with any unit (`qty`) so that the builder reports a wrong one as a
+typed error (E205) rather than a bare syntax error; names are quoted (STRING) or bare (NAME).
+"""
+
+from __future__ import annotations
+
+from rulelang.vocab.spec import ParamType
+
+__all__ = ["TYPES"]
+
+TYPES: dict[str, ParamType] = {t.name: t for t in (
+    ParamType("money", "qty", "$N", "an amount of money, written `$200`"),
+    ParamType("payment", "qty", "$N", "an amount of money paid; a bare percentage is taken "
+              "for a share of worth and asks for `of worth`"),
+    ParamType("amounts", "_amount_choice", "$N or N% of worth",
+              "amounts to choose from, separated by `or`: money or a percentage of worth",
+              rest=True),
+    ParamType("count", "qty", "N", "a whole number of things (spaces, doubles), written `3`"),
+    ParamType("percent", "PERCENT", "N%", "a percentage, written `10%`"),
+    ParamType("multiplier", "MULT", "xN", "a multiplier, written `x2`"),
+    ParamType("space", "STRING", '"Name"', "a space of the board, by its name in quotes",
+              names="space"),
+    ParamType("unique_space", "STRING", '"Name"',
+              "a space of the board that no other space shares its name with", names="space"),
+    ParamType("kind", "NAME", "KIND", "a kind of space (`street`, `railroad` ...), `property` "
+              "(any street, railroad or utility) or `space` (any)", names="kind"),
+    ParamType("deck", "STRING", '"Deck"', "a deck of cards, by its name in quotes",
+              names="deck"),
+    ParamType("pot", "STRING", '"Pot"', "a pot declared with `pot \"Name\"`", names="pot"),
+    ParamType("token", "STRING", '"Name"', "a token declared with `token \"Name\" starts on ...`",
+              names="token"),
+    ParamType("die", "STRING", '"Die"', "a die, by its name in quotes", names="die"),
+    ParamType("face", "STRING", '"Face"', "a named face of a die", names="face"),
+    ParamType("option", "NAME", "NAME", "an option declared with `option NAME:`",
+              names="option"),
+    ParamType("target", "target", "TARGET", "a space named in quotes, or a kind of space after "
+              "`a`/`an`, which may say who owns it (see the targets)"),
+    ParamType("token_ref", "token_ref", "TOKEN", "`token \"Name\"`, `a token` or `a token of "
+              "another side`"),
+    ParamType("negation", "NOT", "not", "`not`: the opposite"),
+)}
