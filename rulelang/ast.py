@@ -285,6 +285,16 @@ class Die:
 
 
 @frozen(weakref_slot=False)
+class DiceDecl:
+    """`dice "white", "black" make doubles`: role "move" (`move the pawn`), "doubles" or
+    "triples", and the dice named."""
+
+    role: str
+    dice: tuple[Text, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
 class TokenDecl:
     """`token "The One Ring" starts on "Bag End"`, optionally `, side "La Lumière"`.
 
@@ -474,7 +484,15 @@ class RentDue:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows, GameStarts, Meets,
+@frozen(weakref_slot=False)
+class RollsTriples:
+    """`when a player rolls triples`: the dice that make triples (`dice ... make triples`) all
+    show one face."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Event = Union[Lands, Passes, RollsDoubles, RollsTriples, TurnStarts, DieShows, GameStarts, Meets,
               BattleOutcome, TokenReaches, RentDue]
 
 # ---------------------------------------------------------------- conditions
@@ -595,6 +613,42 @@ class MoveBy:
     """`move back 3` (negative) or `move 3`: passing counts only going forward."""
 
     spaces: int
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class MoveByDice:
+    """`move by die "white"`, `move by the first die` (ordinal 1), `move by the dice total`
+    (die None, ordinal 0): forward by what the dice of the firing's throw show."""
+
+    die: Text | None = None
+    ordinal: int = 0
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class AdvanceNext:
+    """`advance to the next unowned property [where C][, else E]`: forward to the first space
+    ahead of the kind (owner: None any, "nobody", "free" no pawn and no token, "other",
+    "self") for which `where` holds; none: `otherwise` runs, or nothing."""
+
+    kind: Name
+    owner: str | None = None
+    where: Condition | None = None
+    otherwise: "Effect | None" = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class ChooseSpace:
+    """`advance to a property of the player's choice [where C]` (forward, passing) or, with
+    straight, `move to a free street of the player's choice` (passing nothing): the player
+    picks one of the spaces that qualify."""
+
+    kind: Name
+    owner: str | None = None
+    where: Condition | None = None
+    straight: bool = False
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -732,7 +786,20 @@ Effect = Union[
     ClaimFree,
     RollDice,
     MultiplyRent,
+    MoveByDice,
+    AdvanceNext,
+    ChooseSpace,
 ]
+
+
+@frozen(weakref_slot=False)
+class Choice:
+    """`the player chooses one: A, B; C`: the last item of an effect list; each option is an
+    effect list, with its source text (what the agent is shown and the log names)."""
+
+    options: tuple[tuple[Effect, ...], ...]
+    texts: tuple[str, ...] = ()
+    span: Span = attrs.field(eq=False, default=NOWHERE)
 
 # ---------------------------------------------------------------- rules
 
@@ -757,7 +824,7 @@ class When:
 
     event: Event
     conditions: tuple[Condition, ...]
-    effects: tuple[Effect, ...]
+    effects: tuple[Effect | Choice, ...]  # a Choice only last
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -799,7 +866,7 @@ class Option:
 
 
 Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Pot, Option, Cite,
-             TokenDecl, SideDecl]
+             TokenDecl, SideDecl, DiceDecl]
 
 
 @frozen(weakref_slot=False)
@@ -850,3 +917,4 @@ class Program:
     pots: tuple[Pot, ...] = ()
     buildings: tuple[tuple[str, Text], ...] = ()  # ("house" | "hotel", its name)
     overrides: tuple[Set, ...] = ()  # `--set NAME=VALUE` from the command line
+    dice_decls: tuple[DiceDecl, ...] = ()  # one per role at most, the latest in force

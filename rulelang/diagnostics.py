@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "E016": "value where a name was expected",
     "E017": "bad `--set NAME=VALUE`",
     "E018": "blocks nested too deeply",
+    "E019": "nested too deeply within a line",
     "E101": "unknown setting",
     "E102": "unknown space kind",
     "E103": "unknown kind of space",
@@ -84,6 +85,7 @@ CODES: dict[str, str] = {
     "E207": "named face not on the die",
     "E208": "bad die faces",
     "E209": "list too long",
+    "E212": "bad dice declaration",
     "E250": "die without values where a number is needed",
     "E301": "inconsistent settings",
     "E302": "`keep to leave jail free` outside a card",
@@ -91,6 +93,7 @@ CODES: dict[str, str] = {
     "E304": "owner condition without an owner",
     "E305": "ownership of a space that cannot be owned",
     "E306": "money paid to no one",
+    "E308": "choice with one option",
     "E350": "`the token` outside a rule about a token",
     "E351": "effect not allowed on this event",
     "E352": "battle that no side can win",
@@ -106,7 +109,7 @@ CODES: dict[str, str] = {
     "E410": "property missing a price, mortgage, group or house cost",
     "E411": "mortgage above the price",
     "E412": "group lots disagree",
-    "E413": "no space of the kind `nearest` looks for",
+    "E413": "no space of the kind a move looks for",
     "E414": "attribute that does not apply to the kind",
     "E415": "more than one board in a file",
     "E416": "game that can never end",
@@ -127,6 +130,7 @@ CODES: dict[str, str] = {
     "W109": "override that changes nothing",
     "W110": "effect that never happens",
     "W111": "dice that always give the same throw",
+    "W112": "`else` that never runs",
 }
 
 

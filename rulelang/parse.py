@@ -50,6 +50,8 @@ MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, charac
 MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
 MAX_RENTS = 100  # entries of one rent table or of one list of dice multipliers
 MAX_ITEM_TOKENS = 250_000  # words and values in one top-level item (a board, an option)
+# `, else` effects nested in one another on one line (the builder's transformer recurses)
+MAX_NESTING = 16
 # A long file is parsed a chunk of whole top-level items at a time: its parse tree (tens of
 # times the size of its text) then never holds more than a chunk, and only the AST grows.
 _CHUNK_CHARS = 8 * 1024
@@ -87,16 +89,23 @@ class _Indenter(Indenter):
         # Lark's version, with the limits: tokens on one line, lines in one block.
         token = None
         head = None
-        count = in_item = 0
+        count = in_item = elses = 0
         for token in stream:
             if token.type == self.NL_type:
                 yield from self.handle_NL(token, head)
-                head, count = None, 0
+                head, count, elses = None, 0, 0
                 if len(self.indent_level) == 1:
                     in_item = 0
                 continue
             if head is None:
                 head = token
+            if token.type == "_ELSE":
+                elses += 1
+                if elses > MAX_NESTING:
+                    raise RuleError("E019", f"more than {MAX_NESTING} ', else' effects are "
+                                    "nested in one another here",
+                                    self._span(token, token.line, token.column),
+                                    hint="no rule needs so many fallbacks: split the rule")
             count += 1
             in_item += 1
             if in_item > MAX_ITEM_TOKENS:
@@ -280,7 +289,7 @@ def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
                     if again.diagnostic.span.line <= offset + chunk.count("\n") + 1:
                         raise again from None
             raise
-        built, more = _build(tree, path, offset)
+        built, more = _build(tree, path, offset, chunk)
         del tree  # the chunk's parse tree, before the next is built
         errors.extend(more)
         if file is None:
@@ -327,10 +336,10 @@ def _raise(d) -> None:
     raise RuleError(d.code, d.message, d.span, d.hint, d.notes) from None
 
 
-def _build(tree, path: str, offset: int = 0):
+def _build(tree, path: str, offset: int = 0, text: str | None = None):
     """The AST of a tree (a File, or a tuple of items), and the typed errors found while
-    building it."""
-    builder = _Builder(path, offset)
+    building it (`text`: the chunk parsed, for the source text of a choice's options)."""
+    builder = _Builder(path, offset, text)
     try:
         result = builder.transform(tree)
     except VisitError as e:
@@ -532,20 +541,32 @@ _CONVERT: dict[str, Callable] = {
     **dict.fromkeys(("space", "unique_space", "deck", "pot", "token", "die", "face"),
                     lambda b, t, p, n: b._text(t)),
     **dict.fromkeys(("kind", "option"), lambda b, t, p, n: b._name(t)),
-    **dict.fromkeys(("target", "token_ref"), lambda b, t, p, n: t),
+    **dict.fromkeys(("target", "token_ref", "condition"), lambda b, t, p, n: t),
     "negation": lambda b, t, p, n: True,
+    "otherwise": lambda b, t, p, n: _otherwise(b, t),
 }
+
+
+def _otherwise(b: "_Builder", effect):
+    """The effect after `, else`: an effect node (a rent modifier there is E010)."""
+    if isinstance(effect, _Modifier):
+        b._error("E010", f"the rent modifier '{effect.primitive.title}{effect.value}' must "
+                 "follow 'advance to the nearest ...'", effect.span,
+                 hint="after `, else` comes one effect")
+        return None
+    return effect
 
 
 @v_args(meta=True)
 class _Builder(Transformer):
     """One method per grammar alias; collects typed errors instead of stopping at the first."""
 
-    def __init__(self, path: str, offset: int = 0):
+    def __init__(self, path: str, offset: int = 0, text: str | None = None):
         super().__init__(visit_tokens=False)  # no method is named after a token type
         self._methods: dict[str, Callable] = {}
         self.path = path
         self.offset = offset  # lines of the file before the chunk
+        self._lines = text.split("\n") if text is not None else None  # the chunk's lines
         self.errors: list = Diagnostics()
         # One int per line number and one str per name, shared by every span and node that
         # holds them: in a long file of short lines, these copies were a third of the AST.
@@ -882,6 +903,34 @@ class _Builder(Transformer):
                             span=self._span(meta))
 
     # -- effects
+
+    def choice(self, meta, ch):
+        options = tuple(o for o, _ in ch)
+        span = self._span(meta)
+        if len(options) < 2:
+            self._error("E308", "a choice needs two options or more", span,
+                        hint="add '; OPTION' (e.g. '; nothing'), or drop 'the player chooses "
+                        "one:'")
+        return ast.Choice(options, tuple(t for _, t in ch), span)
+
+    def choice_option(self, meta, ch):
+        effects = self.effects(meta, ch)
+        text = ""
+        if self._lines is not None and meta.line == meta.end_line:
+            text = self._lines[meta.line - 1][meta.column - 1:meta.end_column - 1]
+        return effects, text
+
+    def dice_move(self, meta, ch):
+        return self._dice_decl("move", meta, ch)
+
+    def dice_doubles(self, meta, ch):
+        return self._dice_decl("doubles", meta, ch)
+
+    def dice_triples(self, meta, ch):
+        return self._dice_decl("triples", meta, ch)
+
+    def _dice_decl(self, role, meta, ch):
+        return ast.DiceDecl(role, tuple(self._text(t) for t in ch), self._span(meta))
 
     def effects(self, meta, ch):
         out: list = []

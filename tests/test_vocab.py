@@ -125,7 +125,8 @@ def test_each_form_parses(alias):
     e = vocab.EXPANSIONS[alias]
     samples = {"qty": "$5", "_amount_choice": "$5 or 10% of worth", "PERCENT": "10%",
                "MULT": "x2", "STRING": '"GO"', "NAME": "street", "target": '"GO"',
-               "token_ref": "a token", "NOT": "not"}
+               "token_ref": "a token", "NOT": "not", "cond_body": "the player is in jail",
+               "_ELSE effect": ", else nothing"}
     words = []
     for item in e.items:
         if item is None:
@@ -182,7 +183,7 @@ _STRUCTURE = {"File", "Extends", "Item", "Rule", "Remove", "Option", "Set", "Whe
               "Board", "SpaceDecl", "Die", "Deck", "Card", "TokenDecl", "SideDecl", "Rename",
               "Pot", "Currency", "Program", "Span", "Money", "Count", "Percent", "Flag", "Word",
               "Text", "Range", "Name", "Value", "Statement", "Event", "Effect", "Amount",
-              "SpaceTarget", "NOWHERE"}
+              "SpaceTarget", "NOWHERE", "Choice", "DiceDecl"}
 
 
 @pytest.mark.parametrize("name", ["rulelang.parse", "rulelang.check", "rulelang.check_flow",

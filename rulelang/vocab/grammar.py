@@ -15,11 +15,17 @@ __all__ = ["rule_text", "fill", "MARKER"]
 MARKER = re.compile(r"^//@vocab (\w+)[ \t]*$", re.M)
 
 
+# Words of a template that are terminals of grammar.lark, not keywords.
+_TERMINALS = {"'s": "_POSS"}
+
+
 def _item(item) -> str:
     if item is None:
         return "_a"
     if isinstance(item, Slot):
         return TYPES[item.type].grammar
+    if item in _TERMINALS:
+        return _TERMINALS[item]
     return f'"{item}"'
 
 

@@ -263,4 +263,4 @@ def shown(form: Form, primitive: Primitive, types: dict) -> str:
         else:
             words.append(piece)
     text = " ".join(words)
-    return text.replace("[ ", "[").replace(" ]", "]").replace(" ,", ",")
+    return text.replace("[ ", "[").replace(" ]", "]").replace(" ,", ",").replace(" 's", "'s")
