@@ -34,6 +34,7 @@ MODULES = (
     "rulelang.engine.endings",
     "rulelang.engine.tokens",
     "rulelang.engine.setup",
+    "rulelang.engine.moves",
     "rulelang.compile",
 )
 

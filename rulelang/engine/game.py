@@ -569,6 +569,11 @@ class Game(Holdings):
                         dh.hook(self, seat, None)
                         if self.stop:
                             break
+            if rb.triples_hooks and rb.triples[i] and not self.stop:
+                for hook in rb.triples_hooks:
+                    hook(self, seat, None)
+                    if self.stop:
+                        break
             if not self.stop:
                 self.move_by(seat, self.dice_total)
             if rb.after_face_hooks:

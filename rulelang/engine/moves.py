@@ -1,0 +1,127 @@
+"""The player's choices and the moves by die and by predicate (design §1.6–1.7).
+
+One generic decision, `Agent.choose(game, seat, Choice) -> int`, answers both `the player
+chooses one: A; B` (options: each option's text) and a target of the player's choice
+(options: the candidate spaces' names, `spaces` their positions). The engine validates the
+answer before anything changes (`IllegalAction` naming the rule) and logs a `choice` line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from . import actions as act
+from .tables import Choice
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# A test of a candidate space: test(game, seat, position) -> bool
+SpaceTest = Callable[..., bool]
+__all__ = ["Choice", "choose", "choice_effect", "move_by_die", "move_by_total",
+           "advance_next", "choose_space"]
+
+
+def choose(game: Game, seat: int, choice: Choice) -> int:
+    """Ask the player's agent; a valid answer is logged and returned, any other refused."""
+    i = game.agents[seat].choose(game, seat, choice)
+    if type(i) is not int or not 0 <= i < len(choice.options):
+        raise act.IllegalAction(choice.rule, f"choose one of {len(choice.options)} options "
+                                f"(0 to {len(choice.options) - 1}), not {i!r}")
+    if game.logging:
+        game.emit("choice", player=seat, options=list(choice.options), chosen=i)
+    return i
+
+
+def choice_effect(options: tuple, texts: tuple[str, ...], gains: tuple[int, ...]):
+    """`the player chooses one: ...`: the chosen option's effects, in order, until one
+    stops the turn."""
+
+    def run(game: Game, seat: int, ctx=None) -> None:
+        i = choose(game, seat, Choice(game.rule, texts, (), gains))
+        for effect in options[i]:
+            effect(game, seat, ctx)
+            if game.stop:
+                return
+
+    return run
+
+
+def move_by_die(die: int):
+    """`move by die "X"` / `move by the first die`: forward by what the die showed in the
+    last throw (a face without a value, or no throw yet: nothing)."""
+
+    def run(game: Game, seat: int, ctx=None) -> None:
+        roll = game.last_roll
+        steps = roll[die] if die < len(roll) else 0
+        if isinstance(steps, int) and steps > 0:
+            game.move_by(seat, steps)
+
+    return run
+
+
+def move_by_total(game: Game, seat: int, ctx=None) -> None:
+    """`move by the dice total`: forward by the moving total of the last throw."""
+    if game.dice_total > 0:
+        game.move_by(seat, game.dice_total)
+
+
+def qualifies(game: Game, seat: int, q: int, owner: str | None, test: SpaceTest | None) -> bool:
+    """Whether the space q (of the kind) passes the owner filter and the `where` test."""
+    st = game.state
+    if owner is not None:
+        o = st.owner[q]
+        if owner == "nobody":
+            if o >= 0 or not game.rulebook.spaces[q].is_property:
+                return False
+        elif owner == "other":
+            if o < 0 or o == seat:
+                return False
+        elif owner == "self":
+            if o != seat:
+                return False
+        elif q in st.tokens or any(st.position[p] == q and not st.bankrupt[p]
+                                   for p in range(st.players)):
+            return False  # "free": no pawn, no token
+    return test is None or test(game, seat, q)
+
+
+def advance_next(is_kind: tuple[bool, ...], owner: str | None, test: SpaceTest | None,
+                 otherwise: Callable | None):
+    """`advance to the next PICK [where C][, else E]`: forward to the first qualifying space
+    1 ... n steps ahead (the player's own space last); none: E, or nothing."""
+
+    def run(game: Game, seat: int, ctx=None) -> None:
+        n = game.rulebook.size
+        pos = game.state.position[seat]
+        for k in range(1, n + 1):
+            q = (pos + k) % n
+            if is_kind[q] and qualifies(game, seat, q, owner, test):
+                game.move_by(seat, k % n)
+                return
+        if otherwise is not None:
+            otherwise(game, seat, ctx)
+
+    return run
+
+
+def choose_space(of_kind: tuple[int, ...], owner: str | None, test: SpaceTest | None,
+                 straight: bool):
+    """A target of the player's choice: the qualifying spaces in board order; none: nothing;
+    one: taken without asking. Forward to it, passing (`advance`), or straight there,
+    passing nothing (`move`); then the player lands."""
+
+    def run(game: Game, seat: int, ctx=None) -> None:
+        found = tuple(q for q in of_kind if qualifies(game, seat, q, owner, test))
+        if not found:
+            return
+        q = found[0]
+        if len(found) > 1:
+            names = tuple(game.rulebook.spaces[s].name for s in found)
+            q = found[choose(game, seat, Choice(game.rule, names, found))]
+        n = game.rulebook.size
+        steps = (q - game.state.position[seat]) % n
+        # a backward count passes nothing: straight there
+        game.move_by(seat, steps - n if straight and steps else steps)
+
+    return run
