@@ -309,6 +309,9 @@ class Flow:
             return found[0] if found else None
         if isinstance(e, ast.MoveBy):
             return (p + e.spaces) % self.n
+        if isinstance(e, (ast.MoveByDice, ast.ChooseSpace)) or (
+                isinstance(e, ast.AdvanceNext) and (e.owner or e.where)):
+            return None  # the dice, the player or the board decide: no one known space
         return self.next_of_kind(e.kind.name, p)
 
     def cards_from_every_square(self) -> None:
