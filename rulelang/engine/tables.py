@@ -21,7 +21,8 @@ PROPERTY_KINDS = ("street", "railroad", "utility")
 MAX_CHAIN = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 
-# A hook is called as hook(game, seat, ctx); ctx is None or a RentContext.
+# A hook, and an effect, is called as hook(game, firing) with the Firing of the event
+# (engine/firing.py); the hook of rule R calls its effects with firing.by_rule("R").
 Hook = Callable[..., None]
 
 
@@ -61,6 +62,10 @@ class Card:
     title: str
     effects: tuple[Hook, ...]
     keep: bool = False
+    rule: str = attrs.field(init=False, eq=False, repr=False)  # its label: "card ID"
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "rule", f"card {self.id}")
 
 
 @frozen
@@ -133,6 +138,9 @@ class Rulebook:
     reach_hooks: dict = attrs.field(factory=dict)  # (token, space) -> hooks
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
+    # per setting, the label of the `set` line in force (compile.settings_of): the rule's
+    # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set
+    origins: dict = attrs.field(factory=dict)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
@@ -196,6 +204,10 @@ class Rulebook:
             )
             for start in range(n)
         ))
+
+    def origin(self, setting: str) -> str:
+        """The label of what decides a setting: the rule whose `set` line is in force."""
+        return self.origins.get(setting) or f"default {setting}"
 
     def space(self, name: str) -> Space:
         """The space of that name (the first, if several share it)."""
