@@ -87,7 +87,7 @@ Action = Build | Sell | SellAll | Mortgage | Lift | Trade
 
 def refusal(game: Game, setting: str, message: str) -> IllegalAction:
     """The refusal by the rule whose `set` line of `setting` is in force."""
-    return IllegalAction(game.rulebook.origin(setting), message)
+    return IllegalAction(game.rulebook.origins[setting], message)
 
 
 def _owned(game: Game, seat, pos, setting: str):
@@ -188,9 +188,8 @@ def check_sell(game: Game, seat, pos) -> int:
     if s.building_sale_even and any(level(game, q) > here for q in rb.groups[sp.group]):
         raise refusal(game, rule, "buildings must be sold evenly across the group")
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
-        raise refusal(
-            game, rule, "the bank lacks the houses to break the hotel down; sell the group's hotels whole"
-        )
+        raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
+                      "sell the group's hotels whole")
     if st.hotels[pos]:
         return sale_value(game, sp.hotel_cost)
     return sale_value(game, sp.house_cost)
@@ -274,7 +273,7 @@ def _apply_sell(game: Game, seat, action) -> None:
     pos = action.pos
     value = check_sell(game, seat, pos)
     st = game.state
-    rule = game.rulebook.origin("building_sale")
+    rule = game.rulebook.origins["building_sale"]
     game.seat_version[seat] += 1
     building = "hotel" if st.hotels[pos] else "house"
     if st.hotels[pos]:
@@ -296,7 +295,7 @@ def _apply_sell_all(game: Game, seat, action) -> None:
     sp = _owned(game, seat, action.pos, rule)
     if sp.group < 0 or not group_has_buildings(game, sp.group):
         raise refusal(game, rule, "the group has no building")
-    _sell_group(game, seat, sp.group, game.rulebook.origin("building_sale"))
+    _sell_group(game, seat, sp.group, game.rulebook.origins["building_sale"])
 
 
 def _apply_mortgage(game: Game, seat, action) -> None:
@@ -310,7 +309,7 @@ def _apply_lift(game: Game, seat, action) -> None:
 def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
     """Mortgage the lot (the bank lends `amount`) or lift it (the player repays `amount`)."""
     bank = game.state.bank
-    rule = game.rulebook.origin("mortgage_interest")
+    rule = game.rulebook.origins["mortgage_interest"]
     game.set_mortgaged(pos, pledged)
     if game._log:
         game.emit("mortgage" if pledged else "lift", rule, player=seat,
@@ -341,20 +340,20 @@ def _build(game: Game, seat, pos, kind) -> None:
     game.seat_version[seat] += 1
     sp = rb.spaces[pos]
     if st.mortgaged[pos]:
-        lifted = rb.origin("building_on_mortgaged")
+        lifted = rb.origins["building_on_mortgaged"]
         game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", lifted, player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", lifted)
     if kind == "hotel":
-        rule = rb.origin("houses_per_hotel")
+        rule = rb.origins["houses_per_hotel"]
         st.bank_houses += st.houses[pos]
         st.houses[pos] = 0
         st.hotels[pos] = 1
         st.bank_hotels -= 1
         game.transfer(seat, st.bank, sp.hotel_cost, "hotel", rule)
     else:
-        rule = rb.origin("max_houses")
+        rule = rb.origins["max_houses"]
         st.houses[pos] += 1
         st.bank_houses -= 1
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
@@ -373,7 +372,7 @@ def _shortage(game: Game, seat, kind) -> bool:
     ]
     if len(wanting) <= supply:
         return False
-    rule = game.rulebook.origin("building_shortage_auction")
+    rule = game.rulebook.origins["building_shortage_auction"]
     opening = 1
     if game.settings.building_auction_from_cost:
         # "au prix le plus bas indiqué sur la carte de propriété": the cheapest lot it may go on
@@ -457,7 +456,7 @@ def _trade(game: Game, seat, t: Trade) -> None:
     st = game.state
     p = t.partner
     rb = game.rulebook
-    rule = rb.origin("trading")
+    rule = rb.origins["trading"]
     if not game.agents[p].accept_trade(game, p, seat, t):
         if game._log:
             game.emit("trade_refused", rule, player=seat, partner=p)
@@ -492,7 +491,7 @@ def take_mortgaged(game: Game, seat, pos) -> None:
     st = game.state
     if not game.settings.transfer_interest:
         return
-    rule = game.rulebook.origin("transfer_interest")
+    rule = game.rulebook.origins["transfer_interest"]
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:

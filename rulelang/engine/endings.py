@@ -59,7 +59,7 @@ def minutes(game: Game) -> float:
 def at_turn_limit(game: Game, reason: str) -> None:
     """The clock reached the agreed time (the richest wins), or the turn cap (nobody does)."""
     if reason == "time_limit":
-        game.finish(reason, richest(game), game.rulebook.origin("time_limit"))
+        game.finish(reason, richest(game), game.rulebook.origins["time_limit"])
     else:
         game.finish(reason, None, "turn_cap")
 
@@ -99,7 +99,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     rb = game.rulebook
     if game._log:
         game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
-    label = rb.origin("bankruptcy_to_bank")
+    label = rb.origins["bankruptcy_to_bank"]
     ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
     everything = ending and s.final_bankruptcy == "everything_to_creditor"
     if not everything:
@@ -149,7 +149,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         game.finish("last_player", last, label)
         raise GameOver
     if ending:
-        end_now(game, "bankruptcy", rb.origin("end_at_bankruptcy"))
+        end_now(game, "bankruptcy", rb.origins["end_at_bankruptcy"])
 
 
 def alive(game: Game) -> int:

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from .tables import RentContext
 
 
+# The causes that are the engine's own, never a rule of the rulebook: the game's setup, the
+# turn's throws and dice moves, an agent's answer that is no action, and the engine's bounds.
+ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit")
+
 FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent")
 
 

@@ -162,19 +162,19 @@ class Game(Holdings):
             agents=[getattr(a, "name", type(a).__name__) for a in self.agents],
         )
         if s.shuffle_decks:
-            shuffled = rb.origin("shuffle_decks")
+            shuffled = rb.origins["shuffle_decks"]
             for i, deck in enumerate(st.decks):
                 self.rng.shuffle(deck)
                 if self._log:
                     self.emit("shuffle", shuffled, deck=rb.decks[i].name,
                               order=[rb.decks[i].cards[c].id for c in deck])
-        capital = rb.origin("starting_cash")
+        capital = rb.origins["starting_cash"]
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash", capital)
         tokens.setup(self)
         if s.deal_deeds:
             deal_deeds(self)
-        first = rb.origin("first_player")
+        first = rb.origins["first_player"]
         tie_break = False
         if s.first_player == "highest_roll" and n > 1:
             contenders = list(range(n))
@@ -516,7 +516,7 @@ class Game(Holdings):
         choice = agent.jail(self, seat)
         if choice == "card":
             if not st.jail_cards[seat]:
-                raise act.IllegalAction(rb.origin("jail_fine"),
+                raise act.IllegalAction(rb.origins["jail_fine"],
                                         "the player holds no Get Out of Jail Free card")
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
@@ -524,17 +524,17 @@ class Game(Holdings):
             self._rolls(seat)
             return
         if choice == "pay":
-            paid = rb.origin("jail_pay_before_roll")
+            paid = rb.origins["jail_pay_before_roll"]
             if not s.jail_pay_before_roll:
                 raise act.IllegalAction(paid, "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
-                raise act.IllegalAction(rb.origin("jail_fine"), "not enough cash to pay the fine")
+                raise act.IllegalAction(rb.origins["jail_fine"], "not enough cash to pay the fine")
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine", paid)
             self._free(seat, "fine", paid)
             self._rolls(seat)
             return
         if choice != "roll":
-            raise act.IllegalAction(rb.origin("jail_fine"), f"unknown jail choice {choice!r}")
+            raise act.IllegalAction(rb.origins["jail_fine"], f"unknown jail choice {choice!r}")
         # counted once the choice is valid: a refusal changes nothing; never past the last
         # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
         st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
@@ -544,9 +544,9 @@ class Game(Holdings):
         if self.stop:
             return
         if s.jail_exit_doubles and self.last_double:
-            self._free(seat, "doubles", rb.origin("jail_exit_doubles"))
+            self._free(seat, "doubles", rb.origins["jail_exit_doubles"])
         elif st.jail_turns[seat] >= s.jail_turns:
-            forced = rb.origin("jail_turns")
+            forced = rb.origins["jail_turns"]
             if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine", forced):
                 return
             self._free(seat, "forced", forced)

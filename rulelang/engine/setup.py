@@ -16,7 +16,7 @@ def deal_deeds(game: Game) -> None:
     """Deal `deal_deeds` deeds to each player; a deed a player cannot pay in cash stays with
     the bank (the seeds never get there: two deeds cost at most $800 of the $1500)."""
     st, s, rb = game.state, game.settings, game.rulebook
-    rule = rb.origin("deal_deeds")
+    rule = rb.origins["deal_deeds"]
     deeds = list(rb.properties)
     game.rng.shuffle(deeds)
     for _ in range(s.deal_deeds):

@@ -12,7 +12,7 @@ from typing import Callable
 import attrs
 from attrs import frozen
 
-from .settings import Settings
+from .settings import SETTINGS, Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
 # land -> card -> move -> land ..., a `passes` rule that moves the player on, or a token sent
@@ -139,7 +139,8 @@ class Rulebook:
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
     # per setting, the label of the `set` line in force (compile.settings_of): the rule's
-    # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set
+    # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set;
+    # complete once built (the engine reads origins[NAME])
     origins: dict = attrs.field(factory=dict)
     # derived tables
     size: int = attrs.field(init=False)
@@ -159,6 +160,8 @@ class Rulebook:
     def __attrs_post_init__(self) -> None:
         n = len(self.spaces)
         object.__setattr__(self, "size", n)
+        object.__setattr__(self, "origins", {
+            **{name: f"default {name}" for name in SETTINGS}, **self.origins})
         object.__setattr__(
             self, "pass_positions", tuple(i for i, h in enumerate(self.pass_hooks) if h)
         )
@@ -207,7 +210,7 @@ class Rulebook:
 
     def origin(self, setting: str) -> str:
         """The label of what decides a setting: the rule whose `set` line is in force."""
-        return self.origins.get(setting) or f"default {setting}"
+        return self.origins[setting]
 
     def space(self, name: str) -> Space:
         """The space of that name (the first, if several share it)."""
