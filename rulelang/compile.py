@@ -2,10 +2,11 @@
 
 Each `when` becomes one hook placed in the tuple of the event it waits for (per space for
 landing and passing), with its conditions and effects bound in; names become indices here,
-once, so the game loop never looks anything up. A hook is called as `hook(game, firing)` with
-the event's Firing (engine/firing.py): it tests its conditions on the firing, then calls each
-effect as `effect(game, firing.by_rule(NAME))`. `compile_program` assumes the program has
-passed `check`; what check cannot see still raises a coded RuleError.
+once, so the game loop never looks anything up. A hook is `(owners, rule, fn)`: the engine
+calls `fn(game, firing)` with the event's Firing (engine/firing.py) by the rule, and fn tests
+the rule's conditions on it, then calls each effect as `effect(game, firing)`.
+`compile_program` assumes the program has passed `check`; what check cannot see still raises
+a coded RuleError.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from .engine.endings import end_now
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
+    ANY_OWNER,
+    NOBODY,
+    OTHER,
+    OWN,
     PROPERTY_KINDS,
     Card,
     Deck,
@@ -101,7 +106,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     jail = next((s.index for s in spaces if s.kind == "jail"), -1)
     go = next((s.index for s in spaces if s.kind == "go"), 0)
     if env.laps:
-        passing[go].insert(0, _count_lap)  # before the salary: a lap is complete on GO
+        # before the salary: a lap is complete on GO (the engine's own count, logged nowhere)
+        passing[go].insert(0, (ANY_OWNER, "turn", _count_lap))
     return Rulebook(
         title=program.title.value,
         files=program.files,
@@ -302,29 +308,27 @@ class _Env:
 
     # -------------------------------------------------------------- hooks
 
-    def hook(self, name: str, when: ast.When, target):
-        """One closure for a `when`: test the owner filter and conditions on the firing,
-        then run the effects with the firing by the rule `name`."""
+    def hook(self, name: str, when: ast.When, target) -> Hook:
+        """The hook of a `when` of rule `name`: (owners, name, fn), fn testing the
+        conditions on the firing, then running the effects with it. A landing's owner
+        filter is the engine's to test (`owners`); one effect alone is fn itself."""
         effects = self.effects(when.effects)
-        tests = [self.condition(c) for c in when.conditions]
+        tests = tuple(self.condition(c) for c in when.conditions)
         owner = target.owner if isinstance(target, ast.SpaceByKind) else None
-        if owner is not None:
-            tests.insert(0, _owner_test(owner))
-        if len(effects) == 1 and len(tests) <= 1:
-            return _single(name, effects[0], owner if tests else None, tests)
-        all_tests = tuple(tests)
+        owners = ANY_OWNER if owner is None else _OWNERS.get(owner, OWN)
+        if len(effects) == 1 and not tests:
+            return owners, name, effects[0]
 
         def hook(g, f):
-            for test in all_tests:
+            for test in tests:
                 if not test(g, f):
                     return
-            f = f.by_rule(name)
             for effect in effects:
                 effect(g, f)
                 if g.stop:
                     return
 
-        return hook
+        return owners, name, hook
 
     def effects(self, nodes) -> tuple:
         """The closures of a list of effects, in order; a `roll the dice` runs the effects
@@ -503,37 +507,5 @@ def _then_rolled(effects: tuple):
     return roll
 
 
-def _single(name, effect, owner, tests):
-    """The common shapes of a hook, one effect and at most an owner filter, made direct."""
-    if not tests:
-        def hook(g, f):
-            effect(g, f.by_rule(name))
-    elif owner == "nobody":
-        def hook(g, f):
-            if f.owner < 0:
-                effect(g, f.by_rule(name))
-    elif owner == "other":
-        def hook(g, f):
-            o = f.owner
-            if o >= 0 and o != f.player:
-                effect(g, f.by_rule(name))
-    else:
-        (test,) = tests
-
-        def hook(g, f):
-            if test(g, f):
-                effect(g, f.by_rule(name))
-    return hook
-
-
-def _owner_test(owner: str):
-    """The owner filter of a landing event, judged on the owner at the moment of landing
-    (the firing's)."""
-    if owner == "nobody":
-        return lambda g, f: f.owner < 0
-    if owner == "other":
-        def other(g, f):
-            o = f.owner
-            return o >= 0 and o != f.player
-        return other
-    return lambda g, f: f.owner == f.player
+# the owner filter of `a property owned by ...`, judged on the owner at the moment of landing
+_OWNERS = {"nobody": NOBODY, "other": OTHER, "self": OWN}

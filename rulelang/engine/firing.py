@@ -1,10 +1,11 @@
 """One firing of an event: who, where, whose, which token and throw, and the rule acting.
 
-The engine builds a `Firing` for every event it fires (a throw, a move passing or ending on a
-space, a card drawn, a token moving, a battle, the game starting) and hands it to each hook
-as `hook(game, firing)`; the hook of rule R hands its effects `firing.by_rule("R")`, a card's
-effects get `firing.by_rule("card ID")`. A Firing never changes: a new context is a new
-Firing, derived by one of the methods below. Nothing about a firing is kept on the `Game`.
+The engine builds a `Firing` for every event it fires (a throw, doubles, a move passing or
+ending on a space, a turn starting, a token moving or met, a battle, the game starting) and
+fires each rule's hook with it as `fn(game, firing)`, the firing by that rule: the hook of
+rule R hands its effects a Firing whose rule is R; a card's effects get one whose rule is
+"card ID". A Firing never changes: a new context is a new Firing, built by the engine or
+derived by one of the methods below. Nothing about a firing is kept on the `Game`.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Money moves only through `transfer` (and `charge`, which raises funds and settles debts by
 bankruptcy); randomness comes only from the game's own generator; every state change can be
-written to an event log naming its cause. Every event the engine fires builds its `Firing`
-(firing.py), which hooks and effects receive: `hook(game, firing)`. Agents are asked for
-decisions and every answer is validated (see actions.py).
+written to an event log naming its cause. Every event the engine fires builds the `Firing`
+(firing.py) of each rule's hook it fires, by that rule: `fn(game, firing)`; effects receive it
+in turn. Agents are asked for decisions and every answer is validated (see actions.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .firing import Firing
 from .holdings import Holdings
 from .setup import deal_deeds
 from .state import State
-from .tables import MAX_CHAIN, RentContext, Rulebook
+from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, RentContext, Rulebook
 
 BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
@@ -286,11 +286,10 @@ class Game(Holdings):
                 self._depth += 1
                 if self._depth > MAX_CHAIN:
                     self.chain_cut(seat, rule)
-                owner = st.owner
+                deeds = st.owner
                 for q in crossed:
-                    passing = Firing(seat, q, owner[q], -1, dice, total, rule, None)
-                    for hook in rb.pass_hooks[q]:
-                        hook(self, passing)
+                    for _, by, hook in rb.pass_hooks[q]:
+                        hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None))
                         if self.stop:
                             self._depth -= 1
                             return
@@ -303,15 +302,18 @@ class Game(Holdings):
             return
         # the landing's owner is the owner on landing: rent is owed only to whoever owned the
         # lot then, not to the winner of the auction this very landing held (QUAND LE JETON
-        # TOMBE SUR UN BIEN SANS PROPRIÉTAIRE)
-        landing = Firing(seat, pos, st.owner[pos], -1, dice, total, rule, rent)
+        # TOMBE SUR UN BIEN SANS PROPRIÉTAIRE); a rule's owner filter is judged on it, before
+        # its firing is built
+        owner = st.owner[pos]
+        whose = NOBODY if owner < 0 else OWN if owner == seat else OTHER
         self._depth += 1
         if self._depth > MAX_CHAIN:
             self.chain_cut(seat, rule)
-        for hook in hooks:
-            hook(self, landing)
-            if self.stop:
-                break
+        for owners, by, hook in hooks:
+            if owners & whose:
+                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent))
+                if self.stop:
+                    break
         self._depth -= 1
 
     def chain_cut(self, seat: int, rule: str) -> None:
@@ -539,8 +541,8 @@ class Game(Holdings):
         # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
         st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
         dice = self.roll(seat, "turn")
-        throw = self._throw(seat, dice, self.dice_total)
-        self._faces(throw)
+        total = self.dice_total
+        self._faces(seat, dice, total)
         if self.stop:
             return
         if s.jail_exit_doubles and self.last_double:
@@ -552,11 +554,11 @@ class Game(Holdings):
             self._free(seat, "forced", forced)
         else:
             if rb.after_face_hooks:
-                tokens.faces_after(self, throw)
+                tokens.faces_after(self, seat, dice, total)
             return
-        self._move(seat, throw.total, "turn", dice, throw.total, None)
+        self._move(seat, total, "turn", dice, total, None)
         if rb.after_face_hooks:
-            tokens.faces_after(self, throw)
+            tokens.faces_after(self, seat, dice, total)
 
     def _free(self, seat: int, how: str, rule: str) -> None:
         self.state.in_jail[seat] = False
@@ -566,16 +568,15 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ the turn
 
-    def _throw(self, seat: int, dice: tuple, total: int) -> Firing:
-        """The firing of a throw of the turn, where the player stands when it is thrown."""
+    def _thrown(self, seat: int, dice: tuple, total: int, rule: str) -> Firing:
+        """The firing of a throw, by `rule`: where the player stands when it is thrown."""
         pos = self.state.position[seat]
-        return Firing(seat, pos, self.state.owner[pos], -1, dice, total, "turn", None)
+        return Firing(seat, pos, self.state.owner[pos], -1, dice, total, rule, None)
 
-    def _faces(self, throw: Firing) -> None:
-        dice = throw.dice
-        for die, face, hook in self.rulebook.face_hooks:
+    def _faces(self, seat: int, dice: tuple, total: int) -> None:
+        for die, face, (_, rule, hook) in self.rulebook.face_hooks:
             if dice[die] == face:
-                hook(self, throw)
+                hook(self, self._thrown(seat, dice, total, rule))
                 if self.stop:
                     return
 
@@ -595,26 +596,22 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
-            # the throw's firing, built only for the rules that fire on it
-            throw = None
             if rb.face_hooks:
-                throw = self._throw(seat, dice, total)
-                self._faces(throw)
+                self._faces(seat, dice, total)
                 if self.stop:
                     return
             if is_double[i]:
                 doubles += 1
                 for dh in rb.doubles_hooks:
                     if dh.times is None or dh.times == doubles:
-                        if throw is None:
-                            throw = self._throw(seat, dice, total)
-                        dh.hook(self, throw)
+                        _, by, hook = dh.hook
+                        hook(self, self._thrown(seat, dice, total, by))
                         if self.stop:
                             break
             if not self.stop:
                 self._move(seat, total, "turn", dice, total, None)
             if rb.after_face_hooks:
-                tokens.faces_after(self, throw or self._throw(seat, dice, total))
+                tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
                 return
             rolled += 1
@@ -630,12 +627,9 @@ class Game(Holdings):
         self.stop = False
         self._depth = 0
         try:
-            hooks = self.rulebook.turn_start_hooks
-            if hooks:
+            for _, rule, hook in self.rulebook.turn_start_hooks:
                 pos = st.position[seat]
-                starts = Firing(seat, pos, st.owner[pos], -1, (), 0, "turn", None)
-                for hook in hooks:
-                    hook(self, starts)
+                hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
             if not self.stop:
                 if st.in_jail[seat]:
                     self._jail_turn(seat)

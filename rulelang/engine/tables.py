@@ -21,9 +21,16 @@ PROPERTY_KINDS = ("street", "railroad", "utility")
 MAX_CHAIN = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 
-# A hook, and an effect, is called as hook(game, firing) with the Firing of the event
-# (engine/firing.py); the hook of rule R calls its effects with firing.by_rule("R").
-Hook = Callable[..., None]
+# An effect, and the function of a hook, is called as fn(game, firing) with a Firing
+# (engine/firing.py) whose rule is the rule (or the card, "card ID") acting.
+Effect = Callable[..., None]
+# A rule's hook on an event: (owners, rule, fn). The engine fires it as fn(game, firing) with
+# the event's Firing by that rule, which fn hands its effects; `owners` filters a landing
+# by who owned the space on landing (a mask of the bits below; every other event ignores it),
+# tested before any firing is built.
+Hook = tuple[int, str, Effect]
+NOBODY, OTHER, OWN = 1, 2, 4  # the space was unowned, another player's, the player's own
+ANY_OWNER = NOBODY | OTHER | OWN
 
 
 @frozen
@@ -60,7 +67,7 @@ class Card:
 
     id: str
     title: str
-    effects: tuple[Hook, ...]
+    effects: tuple[Effect, ...]
     keep: bool = False
     rule: str = attrs.field(init=False, eq=False, repr=False)  # its label: "card ID"
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import actions as act
 from .firing import Firing
-from .tables import MAX_CHAIN
+from .tables import ANY_OWNER, MAX_CHAIN, Hook
 
 if TYPE_CHECKING:
     from .game import Game
@@ -40,10 +40,8 @@ def setup(game: Game) -> None:
             if game.logging:
                 game.emit("character", "setup", player=seat, character=rb.characters[choice][0],
                           side=rb.sides[rb.characters[choice][1]])
-    if rb.start_hooks:
-        starts = Firing(-1, -1, -1, -1, (), 0, "setup", None)
-        for hook in rb.start_hooks:
-            hook(game, starts)
+    for _, rule, hook in rb.start_hooks:
+        hook(game, Firing(-1, -1, -1, -1, (), 0, rule, None))
 
 
 def die_value(f: Firing, die: int) -> int:
@@ -64,25 +62,22 @@ def move_token(game: Game, token: int, dest: int, cause: Firing) -> None:
         game.chain_cut(st.current, cause.rule)
     game._depth += 1
     try:
-        hooks = rb.reach_hooks.get((token, dest), ())
-        if hooks:
-            reached = Firing(st.current, dest, st.owner[dest], token, cause.dice, cause.total,
-                             cause.rule, None)
-            for hook in hooks:
-                hook(game, reached)
-                if game.over or game.stop:  # the end, or the turn interrupted (a chain cut)
-                    return
+        for _, rule, hook in rb.reach_hooks.get((token, dest), ()):
+            hook(game, Firing(st.current, dest, st.owner[dest], token, cause.dice, cause.total,
+                              rule, None))
+            if game.over or game.stop:  # the end, or the turn interrupted (a chain cut)
+                return
         if rb.meet_hooks:
             for seat in game.bidders():
                 if st.position[seat] != dest:
                     continue
-                met = Firing(seat, dest, st.owner[dest], token, cause.dice, cause.total,
-                             cause.rule, None)
                 for mh in rb.meet_hooks:
                     if st.tokens[token] != dest or st.bankrupt[seat]:
                         break
                     if _matches(game, seat, token, mh):
-                        mh.hook(game, met)
+                        _, rule, meet = mh.hook
+                        meet(game, Firing(seat, dest, st.owner[dest], token, cause.dice,
+                                          cause.total, rule, None))
     finally:
         game._depth -= 1
 
@@ -108,19 +103,21 @@ def move_token_by(game: Game, token: int, die: int, onto, cause: Firing) -> None
     move_token(game, token, dest, cause)
 
 
-def meet_on_landing(mh):
-    """The landing hook of a `meets` rule: the player meets each matching token there."""
+def meet_on_landing(mh) -> Hook:
+    """The landing hook of a `meets` rule: the player meets each matching token there (the
+    rule's firing, about each token in turn)."""
+    _, rule, meet = mh.hook
 
     def hook(game: Game, f: Firing):
         st = game.state
         pos = st.position[f.player]
         for t in range(len(st.tokens)):
             if st.tokens[t] == pos and _matches(game, f.player, t, mh):
-                mh.hook(game, f.with_token(t))
+                meet(game, f.with_token(t))
                 if game.stop:
                     return
 
-    return hook
+    return ANY_OWNER, rule, hook
 
 
 def _matches(game: Game, seat: int, token: int, mh) -> bool:
@@ -152,8 +149,8 @@ def battle(game: Game, f: Firing, die: int) -> None:
         token = rb.tokens[f.token].name if f.token >= 0 else None
         game.emit("battle", f.rule, player=seat, token=token, die=rb.die_names[die],
                   face=face, won=won)
-    for hook in rb.battle_hooks[won]:
-        hook(game, f)
+    for _, rule, hook in rb.battle_hooks[won]:
+        hook(game, f.by_rule(rule))
         if st.bankrupt[seat] or game.over:
             return
 
@@ -189,21 +186,18 @@ def claim_free(game: Game, f: Firing) -> None:
         game.give_deed(pos, seat, f.rule)
 
 
-def faces_after(game: Game, throw: Firing) -> None:
+def faces_after(game: Game, seat: int, dice: tuple, total: int) -> None:
     """The rules on a face `after moving`: they fire even if the turn was interrupted; their
-    firing is the throw's, where the player stands after the move."""
+    firing is of the throw, where the player stands after the move."""
     st = game.state
-    seat = throw.player
     if game.over or st.bankrupt[seat]:
         return
-    dice = throw.dice
-    pos = st.position[seat]
-    moved = Firing(seat, pos, st.owner[pos], -1, dice, throw.total, throw.rule, None)
     stopped, game.stop = game.stop, False
     try:
-        for die, face, hook in game.rulebook.after_face_hooks:
+        for die, face, (_, rule, hook) in game.rulebook.after_face_hooks:
             if dice[die] == face:
-                hook(game, moved)
+                pos = st.position[seat]
+                hook(game, Firing(seat, pos, st.owner[pos], -1, dice, total, rule, None))
                 if game.over or st.bankrupt[seat]:
                     return
     finally:
