@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 import rulelang
 from rulelang.engine.actions import IllegalAction
+from rulelang.engine.firing import Firing
 from scenario import Scripted, pos, scenario, snapshot
 
 MOVES = str(Path(__file__).parent / "data" / "moves" / "moves.rules")
@@ -54,8 +56,9 @@ def test_a_free_street_of_the_players_choice_straight_there():
     """`move to a free street of the player's choice`: the streets with no pawn are offered
     in board order; the player moves straight there, passing nothing (no salary)."""
     agent = Chooser(answers=[0])
+    log: list = []
     game = scenario(name=MOVES, agents=[agent, Scripted(), Scripted()], dice=[(1, 2)],
-                    positions={0: "Short Line", 1: "Mediterranean Avenue"})
+                    positions={0: "Short Line", 1: "Mediterranean Avenue"}, log=log)
     cash = game.state.cash[0]
     game.play_turn()  # Short Line + 3 = Luxury Tax ($75), then straight to Baltic Avenue
     (choice,) = agent.choices
@@ -63,6 +66,11 @@ def test_a_free_street_of_the_players_choice_straight_there():
     assert "Mediterranean Avenue" not in choice.options and len(choice.spaces) == 21
     assert game.state.position[0] == pos(game, "Baltic Avenue")
     assert game.state.cash[0] == cash - 75
+    # logged by the rule that asks; the move with its real destination, counted forward
+    (chosen,) = [json.loads(line) for line in log if '"event":"choice"' in line]
+    assert chosen["rule"] == "straight" and chosen["chosen"] == 0
+    last = json.loads([line for line in log if '"event":"move"' in line][-1])
+    assert last["to"] == "Baltic Avenue" and last["steps"] == 5 and last["rule"] == "straight"
 
 
 def test_the_player_chooses_an_option_and_its_effects_run():
@@ -86,13 +94,12 @@ def test_an_invalid_choice_is_refused_and_changes_nothing(answer):
     agent = Chooser(answers=[answer])
     game = scenario(name=MOVES, agents=[agent, Scripted(), Scripted()], dice=[(1, 3)],
                     positions={0: "Oriental Avenue"})
-    game.move_by(0, 0)  # nothing on Oriental Avenue: no rule asks
-    game.state.position[0] = pos(game, "Income Tax")
+    here = pos(game, "Income Tax")
+    game.state.position[0] = here
     before = snapshot(game)
-    game.rule = "chooses"
-    hook = game.rulebook.land_hooks[pos(game, "Income Tax")][-1]
+    _, rule, hook = game.rulebook.land_hooks[here][-1]
     with pytest.raises(IllegalAction) as err:
-        hook(game, 0, None)
+        hook(game, Firing(0, here, -1, -1, (1, 3), 4, rule))
     assert err.value.rule == "chooses" and snapshot(game) == before
 
 

@@ -3,7 +3,8 @@
 One generic decision, `Agent.choose(game, seat, Choice) -> int`, answers both `the player
 chooses one: A; B` (options: each option's text) and a target of the player's choice
 (options: the candidate spaces' names, `spaces` their positions). The engine validates the
-answer before anything changes (`IllegalAction` naming the rule) and logs a `choice` line.
+answer before anything changes (`IllegalAction` naming the rule) and logs a `choice` line
+naming the rule of the firing that asks. Every effect here is `effect(game, firing)`.
 """
 
 from __future__ import annotations
@@ -11,36 +12,38 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from . import actions as act
+from .firing import Firing
 from .tables import Choice
 
 if TYPE_CHECKING:
     from .game import Game
 
-# A test of a candidate space: test(game, seat, position) -> bool
+# A `where` condition, tested on a candidate space: test(game, firing.at(q, owner of q))
 SpaceTest = Callable[..., bool]
 __all__ = ["Choice", "choose", "choice_effect", "move_by_die", "move_by_total",
            "advance_next", "choose_space"]
 
 
 def choose(game: Game, seat: int, choice: Choice) -> int:
-    """Ask the player's agent; a valid answer is logged and returned, any other refused."""
+    """Ask the player's agent; a valid answer is logged (by `choice.rule`) and returned, any
+    other refused, naming that rule."""
     i = game.agents[seat].choose(game, seat, choice)
     if type(i) is not int or not 0 <= i < len(choice.options):
         raise act.IllegalAction(choice.rule, f"choose one of {len(choice.options)} options "
                                 f"(0 to {len(choice.options) - 1}), not {i!r}")
     if game.logging:
-        game.emit("choice", player=seat, options=list(choice.options), chosen=i)
+        game.emit("choice", choice.rule, player=seat, options=list(choice.options), chosen=i)
     return i
 
 
 def choice_effect(options: tuple, texts: tuple[str, ...], gains: tuple[int, ...]):
-    """`the player chooses one: ...`: the chosen option's effects, in order, until one
-    stops the turn."""
+    """`the player chooses one: ...`: the chosen option's effects, in order, with the
+    firing, until one stops the turn."""
 
-    def run(game: Game, seat: int, ctx=None) -> None:
-        i = choose(game, seat, Choice(game.rule, texts, (), gains))
+    def run(game: Game, f: Firing) -> None:
+        i = choose(game, f.player, Choice(f.rule, texts, (), gains))
         for effect in options[i]:
-            effect(game, seat, ctx)
+            effect(game, f)
             if game.stop:
                 return
 
@@ -49,28 +52,31 @@ def choice_effect(options: tuple, texts: tuple[str, ...], gains: tuple[int, ...]
 
 def move_by_die(die: int):
     """`move by die "X"` / `move by the first die`: forward by what the die showed in the
-    last throw (a face without a value, or no throw yet: nothing)."""
+    firing's throw (a face without a value, or no throw: nothing)."""
 
-    def run(game: Game, seat: int, ctx=None) -> None:
-        roll = game.last_roll
+    def run(game: Game, f: Firing) -> None:
+        roll = f.dice
         steps = roll[die] if die < len(roll) else 0
         if isinstance(steps, int) and steps > 0:
-            game.move_by(seat, steps)
+            game.move_by(f.player, steps, f)
 
     return run
 
 
-def move_by_total(game: Game, seat: int, ctx=None) -> None:
-    """`move by the dice total`: forward by the moving total of the last throw."""
-    if game.dice_total > 0:
-        game.move_by(seat, game.dice_total)
+def move_by_total(game: Game, f: Firing) -> None:
+    """`move by the dice total`: forward by the moving total of the firing's throw."""
+    if f.total > 0:
+        game.move_by(f.player, f.total, f)
 
 
-def qualifies(game: Game, seat: int, q: int, owner: str | None, test: SpaceTest | None) -> bool:
-    """Whether the space q (of the kind) passes the owner filter and the `where` test."""
+def qualifies(game: Game, f: Firing, q: int, owner: str | None,
+              test: SpaceTest | None) -> bool:
+    """Whether the space q (of the kind) passes the owner filter and the `where` test, the
+    test's firing being `f` at q and q's owner."""
     st = game.state
+    seat = f.player
+    o = st.owner[q]
     if owner is not None:
-        o = st.owner[q]
         if owner == "nobody":
             if o >= 0 or not game.rulebook.spaces[q].is_property:
                 return False
@@ -83,7 +89,7 @@ def qualifies(game: Game, seat: int, q: int, owner: str | None, test: SpaceTest 
         elif q in st.tokens or any(st.position[p] == q and not st.bankrupt[p]
                                    for p in range(st.players)):
             return False  # "free": no pawn, no token
-    return test is None or test(game, seat, q)
+    return test is None or bool(test(game, f.at(q, o)))
 
 
 def advance_next(is_kind: tuple[bool, ...], owner: str | None, test: SpaceTest | None,
@@ -91,16 +97,16 @@ def advance_next(is_kind: tuple[bool, ...], owner: str | None, test: SpaceTest |
     """`advance to the next PICK [where C][, else E]`: forward to the first qualifying space
     1 ... n steps ahead (the player's own space last); none: E, or nothing."""
 
-    def run(game: Game, seat: int, ctx=None) -> None:
+    def run(game: Game, f: Firing) -> None:
         n = game.rulebook.size
-        pos = game.state.position[seat]
+        pos = game.state.position[f.player]
         for k in range(1, n + 1):
             q = (pos + k) % n
-            if is_kind[q] and qualifies(game, seat, q, owner, test):
-                game.move_by(seat, k % n)
+            if is_kind[q] and qualifies(game, f, q, owner, test):
+                game.move_by(f.player, k % n, f)
                 return
         if otherwise is not None:
-            otherwise(game, seat, ctx)
+            otherwise(game, f)
 
     return run
 
@@ -111,17 +117,15 @@ def choose_space(of_kind: tuple[int, ...], owner: str | None, test: SpaceTest | 
     one: taken without asking. Forward to it, passing (`advance`), or straight there,
     passing nothing (`move`); then the player lands."""
 
-    def run(game: Game, seat: int, ctx=None) -> None:
-        found = tuple(q for q in of_kind if qualifies(game, seat, q, owner, test))
+    def run(game: Game, f: Firing) -> None:
+        found = tuple(q for q in of_kind if qualifies(game, f, q, owner, test))
         if not found:
             return
         q = found[0]
         if len(found) > 1:
             names = tuple(game.rulebook.spaces[s].name for s in found)
-            q = found[choose(game, seat, Choice(game.rule, names, found))]
-        n = game.rulebook.size
-        steps = (q - game.state.position[seat]) % n
-        # a backward count passes nothing: straight there
-        game.move_by(seat, steps - n if straight and steps else steps)
+            q = found[choose(game, f.player, Choice(f.rule, names, found))]
+        steps = (q - game.state.position[f.player]) % game.rulebook.size
+        game.move_by(f.player, steps, f, None, not straight)
 
     return run
