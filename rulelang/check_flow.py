@@ -14,6 +14,8 @@ import itertools
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator
 
+import attrs
+
 from rulelang import ast, vocab
 from rulelang.check_board import PROPERTY_KINDS
 
@@ -192,15 +194,16 @@ class Flow:
                        "double: when a player rolls doubles 3 times in a row: go to jail")
 
     def dead_conditions(self, h: Hook) -> None:
-        seen: dict[tuple, ast.Condition] = {}
+        seen: dict[object, tuple] = {}
         moving = isinstance(h.when.event, (ast.Lands, ast.Passes, ast.RollsDoubles))
-        for cond in h.when.conditions:
-            other = seen.setdefault(_what(cond), cond)
-            if other.negated != cond.negated:
+        for cond in conjuncts(h.when.conditions):
+            key, negated = _signed(cond)
+            other, other_negated = seen.setdefault(key, (cond, negated))
+            if other_negated != negated:
                 self.error("W104", "this rule can never fire: its conditions contradict each "
                            "other", cond.span, notes=[("the other condition is here",
                                                       other.span)])
-            if cond.test != "in_jail" or cond.negated:
+            if not isinstance(cond, ast.Condition) or cond.test != "in_jail" or cond.negated:
                 continue
             if cond.subject == "player" and moving:
                 self.error("W104", "this condition never holds: a player is freed from jail "
@@ -255,9 +258,10 @@ class Flow:
             return None
         if a.owner and b.owner and a.owner != b.owner:
             return None
-        conds = {(_what(c), c.negated) for c in a.when.conditions}
-        if any((_what(c), not c.negated) in conds for c in b.when.conditions):
-            return None  # exclusive conditions
+        conds = {_signed(c) for c in conjuncts(a.when.conditions)}
+        if any((key, not negated) in conds
+               for key, negated in map(_signed, conjuncts(b.when.conditions))):
+            return None  # exclusive conditions: one negates a conjunct of the other
         does_a, does_b = a.does, b.does
         if does_a & does_b:
             return f" and each {sorted(does_a & does_b)[0]}"
@@ -584,6 +588,27 @@ def _what(cond: ast.Condition) -> tuple:
     """What a condition tests, whether it is negated or not."""
     return (cond.subject, cond.test, cond.name and cond.name.name,
             cond.token and cond.token.value)
+
+
+def conjuncts(conds) -> Iterator:
+    """The conditions that must all hold: the guards, and the parts of an `and` among them."""
+    for c in conds:
+        if isinstance(c, ast.And):
+            yield from conjuncts(c.conds)
+        else:
+            yield c
+
+
+def _signed(cond) -> tuple:
+    """(what a condition tests, whether it is negated): `not C` and `C` test the same."""
+    if isinstance(cond, ast.Condition):
+        return _what(cond), cond.negated
+    if isinstance(cond, ast.Not):
+        key, negated = _signed(cond.cond)
+        return key, not negated
+    if isinstance(cond, ast.Compare) and cond.op in ("eq", "ne"):
+        return attrs.evolve(cond, op="eq"), cond.op == "ne"
+    return cond, False
 
 
 def _takes_money(effect) -> bool:

@@ -74,3 +74,18 @@ def shown(node) -> str:
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _PROPS = {"net_worth": "net worth", "jail_turns": "turns in jail", "doubles": "doubles in a row"}
+
+
+# What `the number of THINGs`, `owns N THINGs` and `per THING` may count: the buildings, and
+# the lots of a kind of property, singular or plural.
+BUILDINGS = ("house", "hotel", "building")
+THING_KINDS = ("property", "street", "railroad", "utility")
+
+
+def thing(word: str) -> str | None:
+    """The thing a word names, singular (`railroads` -> `railroad`), or None if unknown."""
+    for w in (word, word[:-3] + "y" if word.endswith("ies") else None,
+              word[:-1] if word.endswith("s") else None):
+        if w in BUILDINGS or w in THING_KINDS:
+            return w
+    return None
