@@ -35,7 +35,7 @@ from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
            "COMMAND_LINE",
-           "MAX_DEPTH", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
+           "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 
@@ -45,6 +45,7 @@ _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
 # deeper than MAX_DEPTH (E018) and lists longer than the others (E209) are coded errors,
 # found while the text is read, before a parse tree or an AST of that size exists.
 MAX_DEPTH = 50  # blocks inside blocks (options within options)
+MAX_NESTING = 16  # parentheses and prefix `not` within one condition (E019)
 MAX_BLOCK_LINES = 10_000  # lines directly in one block: spaces, cards, a rule's lines
 MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, characters
 MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
@@ -88,13 +89,16 @@ class _Indenter(Indenter):
         token = None
         head = None
         count = in_item = 0
+        nesting = _Nesting(self)
         for token in stream:
             if token.type == self.NL_type:
                 yield from self.handle_NL(token, head)
                 head, count = None, 0
+                nesting.reset()
                 if len(self.indent_level) == 1:
                     in_item = 0
                 continue
+            nesting.see(token)
             if head is None:
                 head = token
             count += 1
@@ -162,6 +166,55 @@ class _Indenter(Indenter):
                             self._span(opener, opener.line, opener.column),
                             hint="no printed game needs a block this long: split it, or "
                             "check that the file is a rulebook")
+
+
+class _Nesting:
+    """E019: a condition nested deeper than MAX_NESTING by `(` and prefix `not`, counted on
+    the tokens of a line before any tree is built (the builder's transformer is recursive).
+
+    A prefix `not` (after `if`, `unless`, `and`, `or`, `(` or another prefix `not`) opens a
+    level that closes with its operand: an atom, or the parenthesised condition after it."""
+
+    __slots__ = ("indenter", "held", "pending", "prefix")
+
+    def __init__(self, indenter: "_Indenter") -> None:
+        self.indenter = indenter
+        self.reset()
+
+    def reset(self) -> None:
+        self.held: list[int] = []  # per open `(`: the prefix `not`s it closes with
+        self.pending = 0  # prefix `not`s waiting for their operand
+        self.prefix = False  # whether a prefix `not` may come next
+
+    def see(self, token: Token) -> None:
+        kind = token.type
+        if kind == "NOT" and self.prefix:
+            self.pending += 1
+            self._deepest(token)
+        elif kind in ("IF", "UNLESS") or (kind != "NAME" and token.value in ("and", "or")):
+            self.prefix = True
+            return
+        elif token.value == "(" and kind != "STRING":
+            self.held.append(self.pending)
+            self.pending = 0
+            self.prefix = True
+            self._deepest(token)
+            return
+        elif token.value == ")" and kind != "STRING":
+            if self.held:
+                self.held.pop()
+            self.pending = 0
+        else:
+            self.pending = 0
+        self.prefix = kind == "NOT" and self.prefix
+
+    def _deepest(self, token: Token) -> None:
+        depth = len(self.held) + sum(self.held) + self.pending
+        if depth > MAX_NESTING:
+            raise RuleError("E019", f"this condition is nested more than {MAX_NESTING} deep",
+                            self.indenter._span(token, token.line, token.column),
+                            hint="flatten it with 'and' and 'or': 'not (A or B)' is 'not A "
+                            "and not B'")
 
 
 class _SkipLayout:
