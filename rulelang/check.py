@@ -432,9 +432,9 @@ class _Checker:
                 hint = f"write ${node.right.value}"
             elif isinstance(node.left, ast.Count) and right == "money":
                 hint = f"write ${node.left.value}"
-            self.error("E211", f"'{units.shown(node.left)}' is {units.UNIT_NAMES[left]} but "
-                       f"'{units.shown(node.right)}' is {units.UNIT_NAMES[right]}: they never "
-                       "compare", node.span,
+            self.error("E211", f"this comparison sets {units.UNIT_NAMES[left]} "
+                       f"'{units.shown(node.left)}' against {units.UNIT_NAMES[right]} "
+                       f"'{units.shown(node.right)}'", node.span,
                        hint=hint or "compare money with money and counts with counts")
 
     def subjects(self, when: ast.When) -> None:

@@ -203,6 +203,10 @@ class Flow:
                 self.error("W104", "this rule can never fire: its conditions contradict each "
                            "other", cond.span, notes=[("the other condition is here",
                                                       other.span)])
+            why = self.never(cond)
+            if why is not None:
+                self.error("W104", f"this condition never holds: {why}", cond.span)
+                continue
             if not isinstance(cond, ast.Condition) or cond.test != "in_jail" or cond.negated:
                 continue
             if cond.subject == "player" and moving:
@@ -214,6 +218,28 @@ class Flow:
                 why = "nobody owns the space" if h.owner == "nobody" else \
                     "the owner is the player, who is moving, so not in jail"
                 self.error("W104", f"this condition never holds: {why}", cond.span)
+
+    def never(self, cond) -> str | None:
+        """Why a condition can never hold on these dice, if it cannot: a total no throw
+        makes, triples with no dice to make them."""
+        if isinstance(cond, ast.Condition) and cond.test == "triples" and not cond.negated:
+            return "no dice are declared to make triples"
+        if not isinstance(cond, ast.Compare):
+            return None
+        left, right, op = cond.left, cond.right, cond.op
+        if isinstance(left, ast.Count) and isinstance(right, ast.DiceTotal):
+            left, right, op = right, left, _FLIPPED.get(op, op)
+        if not (isinstance(left, ast.DiceTotal) and isinstance(right, ast.Count)):
+            return None
+        dice = moving_dice(self.program)
+        if not dice:
+            return None
+        faces = [[f for f in d.faces] for d in dice]
+        low, high = sum(min(f) for f in faces), sum(max(f) for f in faces)
+        n = right.value
+        possible = {"eq": low <= n <= high, "ne": True, "ge": n <= high, "gt": n < high,
+                    "le": n >= low, "lt": n > low}[op]
+        return None if possible else f"the dice total is always {low} to {high}"
 
     # ------------------------------------------------------------ conflicts
 
@@ -301,7 +327,9 @@ class Flow:
         pos = set(start)
         for e in effects:
             yield pos, e
-            if isinstance(e, MOVES):
+            if isinstance(e, ast.MoveBy) and not isinstance(e.spaces, int):
+                pos = set(range(self.n))  # a move by an expression may end anywhere
+            elif isinstance(e, MOVES):
                 pos = {self.dest(e, p) for p in pos} - {None}
             elif isinstance(e, _STOPS):
                 return
@@ -311,6 +339,8 @@ class Flow:
             found = self.index.by_name.get(e.space.value)
             return found[0] if found else None
         if isinstance(e, ast.MoveBy):
+            if not isinstance(e.spaces, int):
+                return None  # an expression: known only when the game plays it
             return (p + e.spaces) % self.n
         return self.next_of_kind(e.kind.name, p)
 
@@ -582,6 +612,9 @@ def moving_dice(program: ast.Program) -> list[ast.Die]:
 
 def _faces(die: ast.Die) -> set:
     return set(die.faces) | {t.value for t, _ in die.symbols}
+
+
+_FLIPPED = {"ge": "le", "le": "ge", "gt": "lt", "lt": "gt"}  # `2 is less than X`: X > 2
 
 
 def _what(cond: ast.Condition) -> tuple:
