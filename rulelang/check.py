@@ -70,7 +70,8 @@ NAME_KINDS: dict[str, tuple[str, str]] = {
     "die": ("E152", "unknown die '{}'"),
     "parameter": ("E418", "'{}' is not a parameter of this rulebook: it is not agreed "
                   "before a game"),
-    "thing": ("E103", "'{}' is neither a kind of property nor a building"),
+    "thing": ("E103", "unknown thing to count '{}': neither a kind of property nor a "
+              "building"),
 }
 _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the percentage",
                 ast.Flag: "the flag", ast.Range: "the range", ast.Word: "the word",
@@ -449,7 +450,8 @@ class _Checker:
             what = None
             if subject == "owner" and not self.on_property(event) \
                     and type(node) is not ast.Condition:
-                self.error("E304", "'the owner' needs an event on a property", node.span,
+                self.error("E304", "the value of 'the owner' needs an event on a property",
+                           node.span,
                            hint="e.g. when a player lands on a property owned by another "
                            "player: ...")
             elif subject == "partner":
