@@ -1011,7 +1011,7 @@ class _Builder(Transformer):
         for t in terms[1:]:
             u = units.unit(t)
             if u != first:
-                self._error("E210", f"'plus' adds {units.UNIT_NAMES.get(u, u)} "
+                self._error("E210", f"this sum adds {units.UNIT_NAMES.get(u, u)} "
                             f"'{units.shown(t)}' to {units.UNIT_NAMES.get(first, first)} "
                             f"'{units.shown(terms[0])}'", self._span(meta),
                             hint="add values of one unit: money to money, counts to counts")
@@ -1026,13 +1026,13 @@ class _Builder(Transformer):
         span = self._span(meta)
         bad = (tok.type == "MONEY" and u != "count") or (tok.type == "INT" and u == "percent")
         if tok.type == "MONEY" and u != "count":
-            self._error("E210", f"'{tok.value} times' multiplies money by a count, found "
+            self._error("E210", f"money times a count is money, found {tok.value} times "
                         f"{units.UNIT_NAMES.get(u, u)} '{units.shown(operand)}'", span,
                         hint=f"write '{n} times {units.shown(operand)}'" if u == "money"
                         else "multiply money by a count")
         elif tok.type == "INT" and u == "percent":
-            self._error("E210", f"'{n} times' multiplies money or a count, found a "
-                        f"percentage '{units.shown(operand)}'", span,
+            self._error("E210", f"{n} times a percentage is no amount, found "
+                        f"'{units.shown(operand)}'", span,
                         hint="a percentage is taken of an amount: N% of ...")
         node = ast.Times(n, "money" if tok.type == "MONEY" else "count", operand, span)
         if bad:
