@@ -553,9 +553,12 @@ def _jailed(conditions) -> bool | None:
     with the throws it can hold on."""
     for c in conditions:
         for part in (c.conds if type(c) is ast.And else (c,)):
+            negated = False
+            if type(part) is ast.Not:
+                part, negated = part.cond, True
             if type(part) is ast.Condition and part.test == "in_jail" \
                     and part.subject == "player":
-                return not part.negated
+                return part.negated == negated
     return None
 
 

@@ -52,7 +52,8 @@ _FACTS = {
 # How a few words of a primitive are tried as a whole line, to find which one they are.
 _TRIES = ("rule r:\n  when {}: nothing\n", "rule r:\n  when a turn starts: {}\n",
           "rule r:\n  when a turn starts if {} is 0: nothing\n",
-          "rule r:\n  when a turn starts if {}: nothing\n", "rule r:\n  when a turn starts unless {}: nothing\n")
+          "rule r:\n  when a turn starts if {}: nothing\n",
+          "rule r:\n  when a turn starts unless {}: nothing\n")
 
 
 def find(text: str) -> list:

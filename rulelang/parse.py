@@ -34,8 +34,8 @@ from rulelang.recover import recover, shift, without_comment
 from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
-           "COMMAND_LINE",
-           "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
+           "COMMAND_LINE", "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS",
+           "MAX_FACES", "MAX_RENTS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 

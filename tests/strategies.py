@@ -145,6 +145,9 @@ _FACTORS = {
               "the {who}'s doubles in a row", "the number of {thing} the {who} owns"),
     "percent": (),
 }
+_LOTS = ("the space", "a lot of the group", "no lot of the group", "every lot of the group")
+_COMPARISONS = ("is", "is not", "are", "is at least", "is at most", "is more than",
+                "is less than")
 _BAD = ('die "third"', "the sixth die", "the number of castles the player owns")
 
 
@@ -196,13 +199,13 @@ def atoms(draw, typed: bool = False, who=_WHO) -> str:
         f"the {w} is in jail", f"the {w} is not in jail", f"the {w} has completed a lap",
         f"the {w} has no jail turn left", f"the {w} holds the whole group",
         f"the {w} owns the space", f"the {w} owns {cmp}{k} {thing}",
-        f"{draw(st.sampled_from(('the space', 'a lot of the group', 'no lot of the group', 'every lot of the group')))} {lot}",
+        f"{draw(st.sampled_from(_LOTS))} {lot}",
         "the space is a railroad", "the space is a property",
         "the space has the fewest buildings of the group",
         "the space has the most buildings of the group", "the dice show doubles",
         "all dice alike", 'die "first" shows "Star 1"', 'a die shows "Star 2"',
         f"{draw(expressions(unit, who))} "
-        f"{draw(st.sampled_from(('is', 'is not', 'are', 'is at least', 'is at most', 'is more than', 'is less than')))} "
+        f"{draw(st.sampled_from(_COMPARISONS))} "
         f"{draw(expressions(unit, who))}")))
 
 

@@ -236,7 +236,8 @@ def test_generated_conditions_check(folder, cond, expr):
 
 
 @FUZZ
-@given(conditions(typed=True, who=("player", "owner")), conditions(typed=True, who=("player",)),
+@given(conditions(typed=True, who=("player", "owner")),
+       conditions(typed=True, who=("player",)),
        expressions("money"), expressions("count", who=("player",)), SEEDS)
 def test_generated_conditions_play(folder, on_street, on_throw, money, steps, seed):
     """Well-typed conditions and expressions check, mostly clean, and are evaluated in a

@@ -40,7 +40,7 @@ class Firing:
         self.total = total  # the moving total of that throw
         self.rule = rule  # the rule firing: a rule's name, "card ID", or the engine's "turn"
         self.rent = rent  # how a card changes the rent due on the space it moves to
-        self.streak = streak  # doubles thrown this turn, this throw included
+        self.streak = streak  # doubles in a row this turn, ending with this throw (0: none)
 
     def by_rule(self, rule: str) -> Firing:
         """The same event, acted on by `rule` (what a rule's hook hands its effects)."""

@@ -612,7 +612,7 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
-            streak = doubles + 1 if is_double[i] else doubles
+            streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
             if rb.face_hooks:
                 self._faces(seat, dice, total, streak)
                 if self.stop:

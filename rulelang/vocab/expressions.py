@@ -54,7 +54,8 @@ FACTORS = (
         "the WHO's `cash`, `worth` (cash, printed prices, buildings: as income tax counts it) "
         "or `net worth` (the printed valuation: mortgaged deeds at their mortgage value) are "
         "money; `laps` (GO passed), `turns` (turns begun, this one included), `turns in jail` "
-        "(of this stay) and `doubles in a row` (this turn, this throw included) are counts",
+        "(of this stay) and `doubles in a row` (thrown this turn, ending with the throw of the "
+        "event: 0 after a throw that is no double) are counts",
         (_WHO,),
         example="when a player passes \"GO\" if the player's laps is at least 10: nothing"),
     Primitive(
