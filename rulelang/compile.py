@@ -11,7 +11,7 @@ a coded RuleError.
 
 from __future__ import annotations
 
-from . import ast
+from . import ast, evaluate
 from .diagnostics import RuleError
 from .engine import moves as mv
 from .engine import tokens as tk
@@ -63,6 +63,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     meets: list[MeetHook] = []
     reach: dict[tuple[int, int], list] = {}
     battles: tuple[list, list] = ([], [])
+    rolls: list = []
+    jail_rolls: list = []
     dice = tuple(tuple(d.faces) + tuple(t.value for t, _ in d.symbols) for d in program.dice)
     face_names = tuple(dict.fromkeys(
         [(i, value, name.value) for i, d in enumerate(program.dice)
@@ -103,6 +105,13 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
                         land[pos].append(on_landing)
                 case ast.BattleOutcome(won):
                     battles[won].append(env.hook(name, stmt, None))
+                case ast.Rolls():
+                    hook = env.hook(name, stmt, None)
+                    jailed = _jailed(stmt.conditions)
+                    if jailed is not False:
+                        jail_rolls.append(hook)
+                    if jailed is not True:
+                        rolls.append(hook)
                 case ast.TokenReaches(token, target):
                     hook = env.hook(name, stmt, None)
                     for pos in env.matching(target):
@@ -155,6 +164,9 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         triples_dice=env.declared("triples") or (),
         triples_hooks=tuple(triples),
         origins=origins,
+        roll_hooks=tuple(rolls),
+        jail_roll_hooks=tuple(jail_rolls),
+        count_turns=env.turns,
     )
 
 
@@ -252,6 +264,19 @@ class _Env:
         self.sides = {s.name.value: i for i, s in enumerate(program.sides)}
         self.dice = {d.name.value: i for i, d in enumerate(program.dice)}
         self.rent_mods: tuple | None = None
+        # for rulelang.evaluate: the lots of each group, the named faces, the dice that move
+        # the pawn and make doubles (triples: none until dice are declared to make them)
+        groups = {s.group for s in spaces if s.group >= 0}
+        self.groups = tuple(tuple(s.index for s in spaces if s.group == g)
+                            for g in range(max(groups) + 1 if groups else 0))
+        self.face_names = tuple(dict.fromkeys(
+            [(i, value, name.value) for i, d in enumerate(program.dice)
+             for value, name in d.face_names]
+            + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
+        self.moving_dice = tuple(i for i, d in enumerate(program.dice) if d.faces)
+        self.doubles_dice = self.moving_dice if len(self.moving_dice) > 1 else ()
+        self.triples_dice: tuple[int, ...] = ()
+        self.turns = False  # a value of turns taken needs them counted
 
     # -------------------------------------------------------------- names
 
@@ -364,8 +389,10 @@ class _Env:
                 out.append(fn)
         return tuple(out)
 
-    def condition(self, c: ast.Condition):
+    def condition(self, c):
         """The closure for one condition: called as test(game, firing)."""
+        if type(c) is not ast.Condition or c.test in evaluate.TESTS:
+            return evaluate.condition(self, c)
         neg = c.negated
         if c.test == "option":
             on = (c.name.name in self.options) != neg  # type: ignore[union-attr]
@@ -407,19 +434,50 @@ class _Env:
                 i = self.pot(pot)
                 return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, amount, f.rule,
                                              f.rule)
-            case ast.CollectPot(pot):
+            case ast.CollectPot(pot, _, 100):
                 i = self.pot(pot)
                 return lambda g, f: g.collect_pot(f, i)
+            case ast.CollectPot(pot, _, percent):
+                i = self.pot(pot)
+                return lambda g, f: g.collect_pot(f, i, percent)
             case ast.EndGame():
                 return lambda g, f: end_now(g, f.rule, f.rule)
             case ast.Pay(ast.Money(amount), "each_player"):
                 return lambda g, f: g.pay_each(f, amount, False)
-            case ast.PayChoice(options):
-                opts = tuple(
-                    ("money", o.amount) if isinstance(o, ast.Money) else ("worth", o.percent)
-                    for o in options
-                )
+            case ast.PayChoice(options) if all(_fixed_option(o) for o in options):
+                opts = tuple(_fixed_option(o) for o in options)
                 return lambda g, f: g.pay_choice(f, opts)
+            case ast.PayChoice(options):
+                # a share of worth is computed after the choice; any other option before it
+                later = tuple(_fixed_option(o) if _worth_share(o) else None for o in options)
+                now = tuple(evaluate.expression(self, o) for o in options)
+                return lambda g, f: g.pay_choice(f, tuple(
+                    fixed if fixed is not None else ("money", v(g, f))
+                    for fixed, v in zip(later, now)))
+            case ast.Collect(expr, "bank"):
+                v = evaluate.expression(self, expr)
+
+                def collect(g, f):
+                    amount = v(g, f)
+                    if amount > 0:
+                        g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+                return collect
+            case ast.Collect(expr, "each_player"):
+                v = evaluate.expression(self, expr)
+                return lambda g, f: g.pay_each(f, v(g, f), True)
+            case ast.Pay(expr, "bank"):
+                v = evaluate.expression(self, expr)
+                if self.fines_to_pot:
+                    return lambda g, f: g.charge(f.player, g.fine_account, v(g, f), f.rule,
+                                                 f.rule)
+                return lambda g, f: g.charge(f.player, g.state.bank, v(g, f), f.rule, f.rule)
+            case ast.Pay(expr, "each_player"):
+                v = evaluate.expression(self, expr)
+                return lambda g, f: g.pay_each(f, v(g, f), False)
+            case ast.PayInto(expr, pot):
+                i, v = self.pot(pot), evaluate.expression(self, expr)
+                return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, v(g, f), f.rule,
+                                             f.rule)
             case ast.PayPerBuilding(ast.Money(h), ast.Money(hh)):
                 return lambda g, f: g.pay_per_building(f, h, hh)
             case ast.GoToJail():
@@ -432,8 +490,17 @@ class _Env:
                 rent = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
                 return lambda g, f: g.advance_to(f.player, table[g.state.position[f.player]], f,
                                                  rent)
-            case ast.MoveBy(steps):
+            case ast.MoveBy(int(steps)):
                 return lambda g, f: g.move_by(f.player, steps, f)
+            case ast.MoveBy(expr, _, back):
+                v = evaluate.expression(self, expr)
+                sign = -1 if back else 1
+
+                def move(g, f):
+                    steps = v(g, f)
+                    if steps:
+                        g.move_by(f.player, sign * steps, f)
+                return move
             case ast.Draw(deck):
                 if deck.value not in self.decks:
                     raise RuleError("E105", f"unknown deck '{deck.value}'", deck.span)
@@ -474,10 +541,6 @@ class _Env:
                 compiled = tuple(tuple(f for f in (self.effect(x) for x in option)
                                        if f is not None) for option in options)
                 return mv.choice_effect(compiled, texts, tuple(_gain(o) for o in options))
-            case ast.MoveByDice(None, 0):
-                return mv.move_by_total
-            case ast.MoveByDice(die, ordinal):
-                return mv.move_by_die(self.die(die) if die is not None else ordinal - 1)
             case ast.AdvanceNext(kind, owner, where, otherwise):
                 is_kind = self.kind_table(kind)[0]
                 other = self.effect(otherwise) if otherwise is not None else None
@@ -526,6 +589,39 @@ def _modified_rent(mods, factor: int):
         g.pay_rent(f, times)
 
     return pay
+
+
+def _jailed(conditions) -> bool | None:
+    """Whether a `when a player rolls` holds only in jail (True: a conjunct `the player is
+    in jail`) or only out of it (False: `is not in jail`), else None: its hook goes only
+    with the throws it can hold on."""
+    for c in conditions:
+        for part in (c.conds if type(c) is ast.And else (c,)):
+            negated = False
+            if type(part) is ast.Not:
+                part, negated = part.cond, True
+            if type(part) is ast.Condition and part.test == "in_jail" \
+                    and part.subject == "player":
+                return part.negated == negated
+    return None
+
+
+def _worth_share(option) -> bool:
+    """`N% of worth` or `N% of the player's worth`: an option computed after the choice."""
+    return type(option) is ast.PercentOfWorth or (
+        type(option) is ast.PercentOf and option.operand == ast.Possessive("player", "worth"))
+
+
+def _fixed_option(option):
+    """An option of a tax choice as the agent is shown it, if known before the game: money
+    ("money", N) or a share of worth ("worth", P); None for an expression read at the time."""
+    if type(option) is ast.Money:
+        return ("money", option.amount)
+    if type(option) is ast.PercentOfWorth:
+        return ("worth", option.percent)
+    if type(option) is ast.PercentOf and _worth_share(option):
+        return ("worth", option.percent)
+    return None
 
 
 def _first_ahead(targets: list[int], pos: int, n: int) -> int:

@@ -20,18 +20,18 @@ if TYPE_CHECKING:
 # turn's throws and dice moves, an agent's answer that is no action, and the engine's bounds.
 ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit")
 
-FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent")
+FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak")
 
 
 class Firing:
     """The context of one firing; -1 where a seat, space, owner or token does not apply."""
 
     # a plain slotted class with no setters: built on every move, so it must be cheap
-    __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent")
+    __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak")
 
     def __init__(self, player: int = -1, space: int = -1, owner: int = -1, token: int = -1,
                  dice: tuple = (), total: int = 0, rule: str = "",
-                 rent: RentContext | None = None) -> None:
+                 rent: RentContext | None = None, streak: int = 0) -> None:
         self.player = player  # the seat the event is about
         self.space = space  # the space it happened on
         self.owner = owner  # who owned that space when the event fired (-1: nobody)
@@ -40,30 +40,32 @@ class Firing:
         self.total = total  # the moving total of that throw
         self.rule = rule  # the rule firing: a rule's name, "card ID", or the engine's "turn"
         self.rent = rent  # how a card changes the rent due on the space it moves to
+        self.streak = streak  # doubles in a row this turn, ending with this throw (0: none)
 
     def by_rule(self, rule: str) -> Firing:
         """The same event, acted on by `rule` (what a rule's hook hands its effects)."""
         return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
-                      rule, self.rent)
+                      rule, self.rent, self.streak)
 
     def by_card(self, rule: str) -> Firing:
         """The same event, acted on by a card: a card's rent is its own, not its deck's."""
         return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
-                      rule, None)
+                      rule, None, self.streak)
 
     def at(self, space: int, owner: int) -> Firing:
         """The same player, throw and cause, on another space (of that owner)."""
-        return Firing(self.player, space, owner, -1, self.dice, self.total, self.rule, None)
+        return Firing(self.player, space, owner, -1, self.dice, self.total, self.rule, None,
+                      self.streak)
 
     def with_token(self, token: int) -> Firing:
         """The same event, about a token (a player meeting it, a battle for it)."""
         return Firing(self.player, self.space, self.owner, token, self.dice, self.total,
-                      self.rule, self.rent)
+                      self.rule, self.rent, self.streak)
 
     def thrown(self, dice: tuple, total: int) -> Firing:
         """The same event after a new throw of the dice (`roll the dice`)."""
         return Firing(self.player, self.space, self.owner, self.token, dice, total, self.rule,
-                      self.rent)
+                      self.rent, self.streak)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Firing):
@@ -74,9 +76,9 @@ class Firing:
         return hash(self.fields())
 
     def fields(self) -> tuple:
-        """(player, space, owner, token, dice, total, rule, rent)."""
+        """(player, space, owner, token, dice, total, rule, rent, streak)."""
         return (self.player, self.space, self.owner, self.token, self.dice, self.total,
-                self.rule, self.rent)
+                self.rule, self.rent, self.streak)
 
     def __repr__(self) -> str:
         return ("Firing(" + ", ".join(f"{name}={value!r}" for name, value

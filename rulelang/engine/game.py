@@ -100,6 +100,7 @@ class Game(Holdings):
             bank_hotels=s.hotels,
             decks=decks,
             laps=[0] * n,
+            turns_taken=[0] * n if rulebook.count_turns else [],
             players=n,
             bank=n,
         )
@@ -274,10 +275,11 @@ class Game(Holdings):
         rules of the space the player ends on. The move is `cause`'s (its rule and throw);
         `rent` is how a card changes the rent due where the player lands; `passing=False`:
         straight there, passing nothing (a move to a space of the player's choice)."""
-        self._move(seat, steps, cause.rule, cause.dice, cause.total, rent, passing)
+        self._move(seat, steps, cause.rule, cause.dice, cause.total, rent, cause.streak,
+                   passing)
 
     def _move(self, seat: int, steps: int, rule: str, dice: tuple, total: int,
-              rent: RentContext | None, passing: bool = True) -> None:
+              rent: RentContext | None, streak: int = 0, passing: bool = True) -> None:
         st, rb = self.state, self.rulebook
         start = st.position[seat]
         if steps > 0 and passing:
@@ -290,7 +292,8 @@ class Game(Holdings):
                 deeds = st.owner
                 for q in crossed:
                     for _, by, hook in rb.pass_hooks[q]:
-                        hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None))
+                        hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
+                                          streak))
                         if self.stop:
                             self._depth -= 1
                             return
@@ -312,7 +315,7 @@ class Game(Holdings):
             self.chain_cut(seat, rule)
         for owners, by, hook in hooks:
             if owners & whose:
-                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent))
+                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
                 if self.stop:
                     break
         self._depth -= 1
@@ -327,7 +330,7 @@ class Game(Holdings):
         """Move forward to `dest`; a player already there does not go round again."""
         start = self.state.position[seat]
         self._move(seat, (dest - start) % self.rulebook.size, cause.rule, cause.dice,
-                   cause.total, rent)
+                   cause.total, rent, cause.streak)
 
     def go_to_jail(self, seat: int, rule: str) -> None:
         """Straight to jail, by `rule`: no passing, no landing; the turn ends."""
@@ -543,9 +546,14 @@ class Game(Holdings):
         st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
         dice = self.roll(seat, "turn")
         total = self.dice_total
-        self._faces(seat, dice, total)
+        streak = 1 if self.last_double else 0
+        self._faces(seat, dice, total, streak)
         if self.stop:
             return
+        if rb.jail_roll_hooks:
+            self._rolled(seat, rb.jail_roll_hooks, dice, total, streak)
+            if self.stop:
+                return
         if s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles", rb.origins["jail_exit_doubles"])
         elif st.jail_turns[seat] >= s.jail_turns:
@@ -557,7 +565,7 @@ class Game(Holdings):
             if rb.after_face_hooks:
                 tokens.faces_after(self, seat, dice, total)
             return
-        self._move(seat, total, "turn", dice, total, None)
+        self._move(seat, total, "turn", dice, total, None, streak)
         if rb.after_face_hooks:
             tokens.faces_after(self, seat, dice, total)
 
@@ -569,17 +577,26 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ the turn
 
-    def _thrown(self, seat: int, dice: tuple, total: int, rule: str) -> Firing:
-        """The firing of a throw, by `rule`: where the player stands when it is thrown."""
+    def _thrown(self, seat: int, dice: tuple, total: int, rule: str,
+                streak: int = 0) -> Firing:
+        """The firing of a throw, by `rule`: where the player stands when it is thrown, and
+        the doubles thrown this turn, this throw included."""
         pos = self.state.position[seat]
-        return Firing(seat, pos, self.state.owner[pos], -1, dice, total, rule, None)
+        return Firing(seat, pos, self.state.owner[pos], -1, dice, total, rule, None, streak)
 
-    def _faces(self, seat: int, dice: tuple, total: int) -> None:
+    def _faces(self, seat: int, dice: tuple, total: int, streak: int = 0) -> None:
         for die, face, (_, rule, hook) in self.rulebook.face_hooks:
             if dice[die] == face:
-                hook(self, self._thrown(seat, dice, total, rule))
+                hook(self, self._thrown(seat, dice, total, rule, streak))
                 if self.stop:
                     return
+
+    def _rolled(self, seat: int, hooks: tuple, dice: tuple, total: int, streak: int) -> None:
+        """`when a player rolls`: each rule on the throw, before the pawn moves."""
+        for _, rule, hook in hooks:
+            hook(self, self._thrown(seat, dice, total, rule, streak))
+            if self.stop:
+                return
 
     def _rolls(self, seat: int) -> None:
         """Roll, move and obey, again while a rule says so; the throws and their moves are
@@ -597,8 +614,13 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
+            streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
             if rb.face_hooks:
-                self._faces(seat, dice, total)
+                self._faces(seat, dice, total, streak)
+                if self.stop:
+                    return
+            if rb.roll_hooks:
+                self._rolled(seat, rb.roll_hooks, dice, total, streak)
                 if self.stop:
                     return
             if is_double[i]:
@@ -606,16 +628,16 @@ class Game(Holdings):
                 for dh in rb.doubles_hooks:
                     if dh.times is None or dh.times == doubles:
                         _, by, hook = dh.hook
-                        hook(self, self._thrown(seat, dice, total, by))
+                        hook(self, self._thrown(seat, dice, total, by, doubles))
                         if self.stop:
                             break
             if rb.triples_hooks and rb.triples[i] and not self.stop:
                 for _, by, hook in rb.triples_hooks:
-                    hook(self, self._thrown(seat, dice, total, by))
+                    hook(self, self._thrown(seat, dice, total, by, streak))
                     if self.stop:
                         break
             if not self.stop:
-                self._move(seat, total, "turn", dice, total, None)
+                self._move(seat, total, "turn", dice, total, None, streak)
             if rb.after_face_hooks:
                 tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
@@ -632,6 +654,11 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
+        if self.rulebook.count_turns:
+            taken = st.turns_taken
+            if len(taken) < st.players:  # a game saved before turns were counted
+                taken.extend([0] * (st.players - len(taken)))
+            taken[seat] += 1
         try:
             for _, rule, hook in self.rulebook.turn_start_hooks:
                 pos = st.position[seat]
@@ -694,10 +721,11 @@ class Game(Holdings):
         """The player cannot pay a debt of `rule`: see endings.bankrupt."""
         endings.bankrupt(self, seat, creditor, rule)
 
-    def collect_pot(self, f: Firing, pot: int) -> None:
-        """The player takes everything in the pot (its index among the rulebook's pots)."""
+    def collect_pot(self, f: Firing, pot: int, percent: int = 100) -> None:
+        """The player takes everything in the pot (its index among the rulebook's pots), or
+        that share of it, rounded down."""
         account = self.state.bank + 1 + pot
-        amount = self.state.cash[account]
+        amount = self.state.cash[account] * percent // 100
         if amount > 0:
             self.transfer(account, f.player, amount, "pot", f.rule)
 

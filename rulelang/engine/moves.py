@@ -1,4 +1,4 @@
-"""The player's choices and the moves by die and by predicate (design §1.6–1.7).
+"""The player's choices and the moves by predicate (design §1.6–1.7).
 
 One generic decision, `Agent.choose(game, seat, Choice) -> int`, answers both `the player
 chooses one: A; B` (options: each option's text) and a target of the player's choice
@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 
 # A `where` condition, tested on a candidate space: test(game, firing.at(q, owner of q))
 SpaceTest = Callable[..., bool]
-__all__ = ["Choice", "choose", "choice_effect", "move_by_die", "move_by_total",
-           "advance_next", "choose_space"]
+__all__ = ["Choice", "choose", "choice_effect", "advance_next", "choose_space"]
 
 
 def choose(game: Game, seat: int, choice: Choice) -> int:
@@ -48,25 +47,6 @@ def choice_effect(options: tuple, texts: tuple[str, ...], gains: tuple[int, ...]
                 return
 
     return run
-
-
-def move_by_die(die: int):
-    """`move by die "X"` / `move by the first die`: forward by what the die showed in the
-    firing's throw (a face without a value, or no throw: nothing)."""
-
-    def run(game: Game, f: Firing) -> None:
-        roll = f.dice
-        steps = roll[die] if die < len(roll) else 0
-        if isinstance(steps, int) and steps > 0:
-            game.move_by(f.player, steps, f)
-
-    return run
-
-
-def move_by_total(game: Game, f: Firing) -> None:
-    """`move by the dice total`: forward by the moving total of the firing's throw."""
-    if f.total > 0:
-        game.move_by(f.player, f.total, f)
 
 
 def qualifies(game: Game, f: Firing, q: int, owner: str | None,

@@ -167,6 +167,10 @@ class Rulebook:
     # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set;
     # complete once built (the engine reads origins[NAME])
     origins: dict = attrs.field(factory=dict)
+    # `when a player rolls`: on a throw of the turn, on the throw of a turn in jail
+    roll_hooks: tuple[Hook, ...] = ()
+    jail_roll_hooks: tuple[Hook, ...] = ()
+    count_turns: bool = False  # a rule reads the turns taken (State.turns_taken)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)

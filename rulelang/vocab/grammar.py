@@ -9,14 +9,11 @@ from __future__ import annotations
 import re
 
 from rulelang.vocab import EXPANSIONS, ROLES, TYPES, Slot
+from rulelang.vocab.spec import INLINE_ARTICLE, POSSESSIVE
 
 __all__ = ["rule_text", "fill", "MARKER"]
 
 MARKER = re.compile(r"^//@vocab (\w+)[ \t]*$", re.M)
-
-
-# Words of a template that are terminals of grammar.lark, not keywords.
-_TERMINALS = {"'s": "_POSS"}
 
 
 def _item(item) -> str:
@@ -24,8 +21,10 @@ def _item(item) -> str:
         return "_a"
     if isinstance(item, Slot):
         return TYPES[item.type].grammar
-    if item in _TERMINALS:
-        return _TERMINALS[item]
+    if item == INLINE_ARTICLE:
+        return '("a" | "an")'
+    if item == POSSESSIVE:
+        return "_POSS"
     return f'"{item}"'
 
 

@@ -1,5 +1,6 @@
-"""The movements of the player's choice and by predicate, the moves by die, and the throw of
-triples (design §1.6–1.7). `the player chooses one: …` itself is structure (grammar.lark's
+"""The movements of the player's choice and by predicate, and the throw of triples (design
+§1.6–1.7); a move by a die is `move by die "X"` / `move by the first die`, the effect `move`
+of an expression. `the player chooses one: …` itself is structure (grammar.lark's
 `choice`), not a primitive: its options are effect lists of these and the other effects."""
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ _CHOSEN_KIND = Param("kind", "kind",
                      missing=("E413", "there is no {value} to choose: the board has none"))
 _WHERE = Param("where", "condition")
 _ELSE = Param("otherwise", "otherwise")
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 MOVEMENT_EVENTS = (
     Primitive(
@@ -38,19 +38,6 @@ def _picks(head: str, tail: str, **fixed) -> tuple[Form, ...]:
 
 
 MOVEMENT_EFFECTS = (
-    Primitive(
-        "move_by_dice", "effect", ast.MoveByDice,
-        (Form("move by die {die}"),
-         Form("move by the dice total", {"ordinal": 0})) + tuple(
-            Form(f"move by the {word} die", {"ordinal": i})
-            for i, word in enumerate(_ORDINALS, 1)),
-        "forward by what the die (the Nth declared die) or the moving dice showed in the "
-        "throw; a face without a value moves nothing",
-        (Param("die", "die"),),
-        Facts(moves=True, clash=_MOVES),
-        label="move by",
-        example='when a die shows "Bus": the player chooses one: move by the first die; '
-        'move by the dice total'),
     Primitive(
         "advance_next", "effect", ast.AdvanceNext,
         _picks("advance to the next", "[where {where}] [{otherwise}]"),
