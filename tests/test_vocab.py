@@ -128,14 +128,14 @@ def test_each_form_parses(alias):
                "token_ref": "a token", "NOT": "not"}
     words = []
     for item in e.items:
-        if item is None:
+        if item is None or item == vocab.INLINE_A:
             words.append("a")
         elif isinstance(item, vocab.Slot):
             t = vocab.TYPES[item.type]
             words.append("3" if item.type == "count" else samples[t.grammar])
         else:
             words.append(item)
-    line = " ".join(words).replace(" ,", ",")
+    line = " ".join(words).replace(" ,", ",").replace(f" {vocab.POSSESSIVE}", vocab.POSSESSIVE)
     p = e.primitive
     if p.role == "event":
         text = f"when {line}: nothing"
@@ -145,6 +145,8 @@ def test_each_form_parses(alias):
         text = f"when a player {'lands on' if p.role == 'target' else 'meets'} {line}: nothing"
     elif p.role == "amount":
         text = f"when a turn starts: pay $1 or {line}"
+    elif p.role == "action":
+        text = f"a player may not {line}"
     elif p.modifies is not None:
         text = f"when a turn starts: advance to the nearest street, {line}"
     else:
@@ -167,6 +169,7 @@ def _unions() -> dict[str, set]:
         "target": set(typing.get_args(ast.SpaceTarget)),
         "condition": {ast.Condition},
         "token": {ast.TokenRef},
+        "action": {ast.Action},
     }
 
 
@@ -182,7 +185,7 @@ _STRUCTURE = {"File", "Extends", "Item", "Rule", "Remove", "Option", "Set", "Whe
               "Board", "SpaceDecl", "Die", "Deck", "Card", "TokenDecl", "SideDecl", "Rename",
               "Pot", "Currency", "Program", "Span", "Money", "Count", "Percent", "Flag", "Word",
               "Text", "Range", "Name", "Value", "Statement", "Event", "Effect", "Amount",
-              "SpaceTarget", "NOWHERE"}
+              "SpaceTarget", "NOWHERE", "Permission"}
 
 
 @pytest.mark.parametrize("name", ["rulelang.parse", "rulelang.check", "rulelang.check_flow",

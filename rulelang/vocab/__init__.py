@@ -1,5 +1,5 @@
 """The language's vocabulary, declared once: every event, condition, effect, amount, target,
-token reference and setting, with its surface forms, typed parameters, documentation line and
+token reference, action (of a permission) and setting, with its surface forms, typed parameters, documentation line and
 the checker's facts.
 
 The parser's grammar alternatives and builder (`rulelang.parse`), the checker
@@ -14,18 +14,22 @@ from __future__ import annotations
 from rulelang.vocab.conditions import CONDITIONS
 from rulelang.vocab.effects import AMOUNTS, EFFECTS
 from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
+from rulelang.vocab.permissions import ACTIONS
 from rulelang.vocab.settings import SETTINGS, SettingSpec
 from rulelang.vocab.spec import (
-    ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
+    INLINE_A, POSSESSIVE, ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot,
+    expansions, shown,
 )
 from rulelang.vocab.types import TYPES
 
 __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", "Facts",
            "Form", "Param", "ParamType", "Primitive", "Expansion", "Slot", "SettingSpec",
-           "primitive_of", "facts_of", "money_of", "of_role", "shown_forms"]
+           "primitive_of", "facts_of", "money_of", "of_role", "shown_forms", "INLINE_A",
+           "POSSESSIVE"]
 
 # In the order of the documentation's tables (and of the grammar's alternatives).
-PRIMITIVES: tuple[Primitive, ...] = EVENTS + TARGETS + TOKEN_REFS + CONDITIONS + EFFECTS + AMOUNTS
+PRIMITIVES: tuple[Primitive, ...] = (EVENTS + TARGETS + TOKEN_REFS + CONDITIONS + EFFECTS + AMOUNTS
+                                     + ACTIONS)
 BY_NAME: dict[str, Primitive] = {p.name: p for p in PRIMITIVES}
 # Every grammar alias, with the alternative it stands for.
 EXPANSIONS: dict[str, Expansion] = {e.alias: e for p in PRIMITIVES for e in expansions(p)}

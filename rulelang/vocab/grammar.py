@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from rulelang.vocab import EXPANSIONS, ROLES, TYPES, Slot
+from rulelang.vocab.spec import INLINE_A, POSSESSIVE
 
 __all__ = ["rule_text", "fill", "MARKER"]
 
@@ -18,6 +19,10 @@ MARKER = re.compile(r"^//@vocab (\w+)[ \t]*$", re.M)
 def _item(item) -> str:
     if item is None:
         return "_a"
+    if item == INLINE_A:
+        return '("a" | "an")'
+    if item == POSSESSIVE:
+        return "_POSS"
     if isinstance(item, Slot):
         return TYPES[item.type].grammar
     return f'"{item}"'
