@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from . import ast
 from .diagnostics import RuleError
+from .engine import actions as act
 from .engine import tokens as tk
 from .engine.endings import end_now
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
+    ACTIONS,
     PROPERTY_KINDS,
     Card,
     Deck,
     DoublesHook,
     Hook,
     MeetHook,
+    Permit,
     RentContext,
     Rulebook,
     Space,
@@ -59,8 +62,12 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         [(i, value, name.value) for i, d in enumerate(program.dice)
          for value, name in d.face_names]
         + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
+    permits: dict[str, list[Permit]] = {a: [] for a in ACTIONS}
     for rule in program.rules:
         for stmt in rule.body:
+            if isinstance(stmt, ast.Permission):
+                permits[stmt.action.action].append(env.permit(rule.name.name, stmt))
+                continue
             if not isinstance(stmt, ast.When):
                 continue
             name = rule.name.name
@@ -138,6 +145,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         reach_hooks={k: tuple(v) for k, v in reach.items()},
         options=tuple(program.options),
         parameters=parameters,
+        permits={a: tuple(p) for a, p in permits.items()},
     )
 
 
@@ -316,6 +324,58 @@ class _Env:
                     return
 
         return hook
+
+    def permit(self, rule: str, permission: ast.Permission) -> Permit:
+        """A permission as the test of the action it refuses: True refuses. Its kind or
+        building narrows it to lots of that kind or to that building; its conditions must all
+        hold (none: always refused)."""
+        action = permission.action
+        tests = [self.permit_condition(c) for c in permission.conditions]
+        per_lot = any(c.subject in ("owner", "space") for c in permission.conditions)
+        if action.kind is not None and action.kind.name != "property":
+            k = action.kind.name
+            of_kind = tuple(s.kind == k for s in self.spaces)
+            tests.insert(0, lambda g, a: a.space >= 0 and of_kind[a.space])
+            per_lot = True
+        if action.building is not None and action.building.name != "building":
+            b = act.HOUSE if action.building.name == "house" else act.HOTEL
+            tests.insert(0, lambda g, a: a.building == b)
+            per_lot = True
+        if not tests:
+            def test(g, a):
+                return True
+        elif len(tests) == 1:
+            test = tests[0]
+        else:
+            all_tests = tuple(tests)
+
+            def test(g, a):
+                for t in all_tests:
+                    if not t(g, a):
+                        return False
+                return True
+        return Permit(rule, permission.text, test, per_lot)
+
+    def permit_condition(self, c: ast.Condition):
+        """A condition of a permission, read on the action asked (actions.Asked): the player
+        who acts, the lot and its owner."""
+        neg = c.negated
+        if c.test == "option":
+            on = (c.name.name in self.options) != neg  # type: ignore[union-attr]
+            return lambda g, a: on
+        if c.test == "lap":
+            self.laps = True
+            if c.subject == "player":
+                return lambda g, a: (g.state.laps[a.player] > 0) != neg
+            return lambda g, a: (a.owner >= 0 and g.state.laps[a.owner] > 0) != neg
+        if c.test == "in_jail":
+            if c.subject == "player":
+                return lambda g, a: g.state.in_jail[a.player] != neg
+            return lambda g, a: (a.owner >= 0 and g.state.in_jail[a.owner]) != neg
+        if c.test == "holds":
+            t = self.token(c.token)  # type: ignore[arg-type]
+            return lambda g, a: (a.space >= 0 and g.state.tokens[t] == a.space) != neg
+        raise NotImplementedError(f"condition '{c.subject} {c.test}'")  # a compiler gap
 
     def condition(self, c: ast.Condition):
         neg = c.negated

@@ -80,6 +80,121 @@ class Trade:
 
 Action = Build | Sell | SellAll | Mortgage | Lift | Trade
 
+
+# The engine's questions that a permission may refuse too (agents ask `refusal` about them).
+@frozen
+class Buy:
+    """Buying the unowned lot at its price when offered it."""
+
+    pos: int
+
+
+@frozen
+class Bid:
+    """A bid of `amount` for the lot auctioned."""
+
+    lot: Lot
+    amount: int
+
+
+@frozen
+class JailWay:
+    """A way out of jail before rolling: "pay" the fine, or use a "card"."""
+
+    way: str
+
+
+PAY_FINE = JailWay("pay")
+USE_CARD = JailWay("card")
+
+# ------------------------------------------------------------------ permissions
+
+NO_BUILDING, HOUSE, HOTEL = 0, 1, 2
+
+
+class Asked:
+    """What a permission's test reads of the action asked: who acts, on which lot (-1: none),
+    its owner (-1: none; for a trade, the deed's owner before it), the partner of a trade
+    (-1), the bid (0), the building built or sold (NO_BUILDING, HOUSE, HOTEL)."""
+
+    __slots__ = ("player", "space", "owner", "other", "amount", "building")
+
+    def __init__(self, player: int, space: int = -1, owner: int = -1, other: int = -1,
+                 amount: int = 0, building: int = NO_BUILDING) -> None:
+        self.player, self.space, self.owner = player, space, owner
+        self.other, self.amount, self.building = other, amount, building
+
+
+def _permit(game: Game, permits, asked: Asked) -> None:
+    """Refuse the action if a permission says so: the first, in rule order, that refuses."""
+    for permit in permits:
+        if permit.test(game, asked):
+            raise IllegalAction(permit.rule, permit.text)
+
+
+def _building(game: Game, pos) -> int:
+    """What a Build on the lot would add: a hotel once it holds houses_per_hotel houses."""
+    return HOTEL if game.state.houses[pos] >= game.settings.houses_per_hotel else HOUSE
+
+
+def _permit_trade(game: Game, seat, t: Trade) -> None:
+    st, permits = game.state, game.rulebook.permits
+    deeds = permits["trade"]
+    if deeds:
+        p = t.partner
+        for q in t.give:
+            _permit(game, deeds, Asked(seat, q, st.owner[q], p))
+        for q in t.take:
+            _permit(game, deeds, Asked(seat, q, st.owner[q], p))
+    cards = permits["trade_card"]
+    if cards and (t.give_cards or t.take_cards):
+        _permit(game, cards, Asked(seat, other=t.partner))
+
+
+def permitted(game: Game, seat, action) -> None:
+    """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
+    is not checked: see `apply` and the engine's questions)."""
+    permits = game.rulebook.permits
+    st = game.state
+    kind = type(action)
+    if kind is Trade:
+        _permit_trade(game, seat, action)
+        return
+    if kind is JailWay:
+        found = permits["pay_fine" if action.way == "pay" else "use_card"]
+        if found:
+            _permit(game, found, Asked(seat))
+        return
+    found = permits[_ACTION_NAMES[kind]]
+    if not found:
+        return
+    if kind is Bid:
+        _permit(game, found, Asked(seat, action.lot.pos, amount=action.amount))
+        return
+    pos = action.pos
+    if kind is Build:
+        asked = Asked(seat, pos, st.owner[pos], building=_building(game, pos))
+    elif kind is Sell:
+        asked = Asked(seat, pos, st.owner[pos], building=HOTEL if st.hotels[pos] else HOUSE)
+    else:  # SellAll, Mortgage, Lift, Buy
+        asked = Asked(seat, pos, st.owner[pos])
+    _permit(game, found, asked)
+
+
+_ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
+                 Lift: "lift", Buy: "buy", Bid: "bid"}
+
+
+def refusal(game: Game, seat, action) -> str | None:
+    """Why a permission of the rulebook refuses the action (`refused by rule 'R': TEXT`), or
+    None if none does. Only permissions: the engine's validity checks are not made. Agents
+    ask it before answering, so that they never submit a refused action."""
+    try:
+        permitted(game, seat, action)
+    except IllegalAction as e:
+        return str(e)
+    return None
+
 # ------------------------------------------------------------------ helpers
 
 
@@ -164,9 +279,15 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
             )
         if st.bank_hotels <= 0:
             raise IllegalAction("building_shortage", "the bank has no hotel left")
+        permits = rb.permits["build"]
+        if permits:
+            _permit(game, permits, Asked(seat, pos, seat, building=HOTEL))
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
         raise IllegalAction("building_shortage", "the bank has no house left")
+    permits = rb.permits["build"]
+    if permits:
+        _permit(game, permits, Asked(seat, pos, seat, building=HOUSE))
     return "house", sp.house_cost + extra
 
 
@@ -182,6 +303,10 @@ def check_sell(game: Game, seat, pos) -> int:
         raise IllegalAction(
             "selling", "the bank lacks the houses to break the hotel down; sell the group's hotels whole"
         )
+    permits = rb.permits["sell"]
+    if permits:
+        _permit(game, permits, Asked(seat, pos, seat,
+                                     building=HOTEL if st.hotels[pos] else HOUSE))
     if st.hotels[pos]:
         return sale_value(game, sp.hotel_cost)
     return sale_value(game, sp.house_cost)
@@ -193,6 +318,9 @@ def check_mortgage(game: Game, seat, pos) -> int:
         raise IllegalAction("mortgages", f"{sp.name!r} is already mortgaged")
     if sp.group >= 0 and group_has_buildings(game, sp.group):
         raise IllegalAction("mortgages", "sell the group's buildings before mortgaging")
+    permits = game.rulebook.permits["mortgage"]
+    if permits:
+        _permit(game, permits, Asked(seat, pos, seat))
     return sp.mortgage
 
 
@@ -203,6 +331,9 @@ def check_lift(game: Game, seat, pos) -> int:
     cost = lift_cost(game, pos)
     if game.state.cash[seat] < cost:
         raise IllegalAction("mortgages", "not enough cash to lift the mortgage")
+    permits = game.rulebook.permits["lift"]
+    if permits:
+        _permit(game, permits, Asked(seat, pos, seat))
     return cost
 
 
@@ -229,6 +360,7 @@ def check_trade(game: Game, seat, t: Trade) -> None:
         raise IllegalAction("no_loans", "cash must be in hand: players never lend")
     if not (t.give or t.take or t.cash or t.give_cards or t.take_cards):
         raise IllegalAction("selling", "an empty trade")
+    _permit_trade(game, seat, t)
 
 
 # ------------------------------------------------------------------ applying
@@ -280,6 +412,9 @@ def _apply_sell_all(game: Game, seat, action) -> None:
     sp = _owned(game, seat, action.pos, "selling")
     if sp.group < 0 or not group_has_buildings(game, sp.group):
         raise IllegalAction("selling", "the group has no building")
+    permits = game.rulebook.permits["sell_group"]
+    if permits:
+        _permit(game, permits, Asked(seat, action.pos, seat))
     _sell_group(game, seat, sp.group)
 
 
@@ -491,6 +626,7 @@ def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None):
     """An open ascending auction: (winner, price), or (None, 0) if nobody bids."""
     st = game.state
     cash_only = game.settings.auction_cash_only
+    permits = game.rulebook.permits["bid"]
     active = list(game.bidders() if bidders is None else bidders)
     high, leader = min_bid - 1, None
     if game._log:
@@ -513,6 +649,8 @@ def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None):
                     "a bid must be paid in cash" if cash_only
                     else "a bid cannot exceed what the player could raise",
                 )
+            if permits:
+                _permit(game, permits, Asked(seat, lot.pos, amount=bid))
             high, leader = bid, seat
             still.append(seat)
             if game._log:

@@ -333,7 +333,10 @@ class Game(Holdings):
         if st.owner[pos] >= 0:
             return
         sp = self.rulebook.spaces[pos]
-        if st.cash[seat] >= sp.price and self.agents[seat].buy(self, seat, pos):
+        # a player a permission refuses is not asked: a declined lot (auctioned, if so)
+        if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
+                                              and act.refusal(self, seat, act.Buy(pos))) \
+                and self.agents[seat].buy(self, seat, pos):
             self.transfer(seat, st.bank, sp.price, "purchase")
             self.give_deed(pos, seat)
         elif auction:
@@ -490,6 +493,7 @@ class Game(Holdings):
         if choice == "card":
             if not st.jail_cards[seat]:
                 raise act.IllegalAction("leaving_jail", "the player holds no Get Out of Jail Free card")
+            act.permitted(self, seat, act.USE_CARD)
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
             self._free(seat, "card")
@@ -500,6 +504,7 @@ class Game(Holdings):
                 raise act.IllegalAction("leaving_jail", "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
                 raise act.IllegalAction("leaving_jail", "not enough cash to pay the fine")
+            act.permitted(self, seat, act.PAY_FINE)
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine")
             self._free(seat, "fine")
             self._rolls(seat)
