@@ -295,21 +295,28 @@ class DefaultAgent(Agent):
         full = game.whole_streets()[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
         mortgaged = st.mortgaged
+        # a permission may refuse now what it allows later (after a lap, out of jail...): an
+        # improvement refused leaves no idle need, so that the next call looks again
+        permits = rb.permits
+        skipped = False
         if cash < reserve * 2:
             need = reserve * 2
         else:
             for q in game.mortgaged_lots()[seat]:
                 least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
+                    if permits["lift"] and act.refusal(game, seat, Lift(q)) is not None:
+                        skipped = True
+                        continue
                     return Lift(q), 0
                 need = min(need, least)
         if not full:
-            return None, need
+            return None, 0 if skipped else need
         if cash < reserve + self._cheapest:
-            return None, min(need, reserve + self._cheapest)
+            return None, 0 if skipped else min(need, reserve + self._cheapest)
         steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
-        refused = rb.permits["build"]
+        refused = permits["build"]
         best, best_gain = None, 0
         for g in full:
             members = rb.groups[g]
@@ -324,7 +331,8 @@ class DefaultAgent(Agent):
             if lot < 0:
                 continue
             if refused and act.refusal(game, seat, self._builds[lot]) is not None:
-                continue  # a permission forbids building here now
+                skipped = True  # a permission forbids building here now
+                continue
             cost, gain, hotel = steps[lot][low]
             if not (st.bank_hotels if hotel else st.bank_houses):
                 continue
@@ -339,7 +347,7 @@ class DefaultAgent(Agent):
             if score > best_gain:
                 best, best_gain = lot, score
         if best is None:
-            return None, need
+            return None, 0 if skipped else need
         return self._builds[best], 0
 
     # -------------------------------------------------------------- trading
