@@ -185,15 +185,22 @@ _ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: 
                  Lift: "lift", Buy: "buy", Bid: "bid"}
 
 
+def refused_by(game: Game, seat, action) -> IllegalAction | None:
+    """The refusal of the first permission of the rulebook that refuses the action, or None.
+    Only permissions: the engine's validity checks are not made."""
+    try:
+        permitted(game, seat, action)
+    except IllegalAction as e:
+        return e
+    return None
+
+
 def refusal(game: Game, seat, action) -> str | None:
     """Why a permission of the rulebook refuses the action (`refused by rule 'R': TEXT`), or
     None if none does. Only permissions: the engine's validity checks are not made. Agents
     ask it before answering, so that they never submit a refused action."""
-    try:
-        permitted(game, seat, action)
-    except IllegalAction as e:
-        return str(e)
-    return None
+    err = refused_by(game, seat, action)
+    return None if err is None else str(err)
 
 # ------------------------------------------------------------------ helpers
 

@@ -333,14 +333,25 @@ class Game(Holdings):
         if st.owner[pos] >= 0:
             return
         sp = self.rulebook.spaces[pos]
-        # a player a permission refuses is not asked: a declined lot (auctioned, if so)
         if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
-                                              and act.refusal(self, seat, act.Buy(pos))) \
+                                              and self._buy_refused(seat, pos)) \
                 and self.agents[seat].buy(self, seat, pos):
             self.transfer(seat, st.bank, sp.price, "purchase")
             self.give_deed(pos, seat)
         elif auction:
             self.auction(pos)
+
+    def _buy_refused(self, seat: int, pos: int) -> bool:
+        """A permission refuses the purchase: the player is not asked (the lot is declined,
+        and auctioned if the rule says so); the log says which rule refused it."""
+        err = act.refused_by(self, seat, act.Buy(pos))
+        if err is None:
+            return False
+        if self._log:
+            rule, self.rule = self.rule, err.rule
+            self.emit("refused", player=seat, action="buy", space=self.rulebook.spaces[pos].name)
+            self.rule = rule
+        return True
 
     def offer_here(self, seat: int, ctx=None) -> None:
         """`buy or auction` on the space the player stands on."""
