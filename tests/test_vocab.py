@@ -16,6 +16,7 @@ from rulelang import ast, check_flow, parse, vocab
 from rulelang.diagnostics import RuleError, RuleErrors
 from rulelang.vocab import docs as vocab_docs
 from rulelang.vocab.grammar import MARKER
+from rulelang.vocab.spec import INLINE_ARTICLE, POSSESSIVE
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = 'rulebook "T"\n'
@@ -128,14 +129,14 @@ def test_each_form_parses(alias):
                "token_ref": "a token", "NOT": "not"}
     words = []
     for item in e.items:
-        if item is None or item == vocab.INLINE_A:
+        if item is None or item == INLINE_ARTICLE:
             words.append("a")
         elif isinstance(item, vocab.Slot):
             t = vocab.TYPES[item.type]
             words.append("3" if item.type == "count" else samples[t.grammar])
         else:
             words.append(item)
-    line = " ".join(words).replace(" ,", ",").replace(f" {vocab.POSSESSIVE}", vocab.POSSESSIVE)
+    line = " ".join(words).replace(" ,", ",").replace(f" {POSSESSIVE}", POSSESSIVE)
     p = e.primitive
     if p.role == "event":
         text = f"when {line}: nothing"

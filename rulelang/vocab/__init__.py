@@ -1,6 +1,6 @@
 """The language's vocabulary, declared once: every event, condition, effect, amount, target,
-token reference, action (of a permission) and setting, with its surface forms, typed parameters, documentation line and
-the checker's facts.
+token reference, action of a permission and setting, with its surface forms, typed parameters,
+documentation line and the checker's facts.
 
 The parser's grammar alternatives and builder (`rulelang.parse`), the checker
 (`rulelang.check`, `check_flow`, `check_tokens`), `rulelang explain` and the tables of
@@ -17,15 +17,13 @@ from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
 from rulelang.vocab.permissions import ACTIONS
 from rulelang.vocab.settings import SETTINGS, SettingSpec
 from rulelang.vocab.spec import (
-    INLINE_A, POSSESSIVE, ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot,
-    expansions, shown,
+    ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
 )
 from rulelang.vocab.types import TYPES
 
 __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", "Facts",
            "Form", "Param", "ParamType", "Primitive", "Expansion", "Slot", "SettingSpec",
-           "primitive_of", "facts_of", "money_of", "of_role", "shown_forms", "INLINE_A",
-           "POSSESSIVE"]
+           "primitive_of", "facts_of", "money_of", "of_role", "shown_forms"]
 
 # In the order of the documentation's tables (and of the grammar's alternatives).
 PRIMITIVES: tuple[Primitive, ...] = (EVENTS + TARGETS + TOKEN_REFS + CONDITIONS + EFFECTS + AMOUNTS

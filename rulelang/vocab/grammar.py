@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from rulelang.vocab import EXPANSIONS, ROLES, TYPES, Slot
-from rulelang.vocab.spec import INLINE_A, POSSESSIVE
+from rulelang.vocab.spec import INLINE_ARTICLE, POSSESSIVE
 
 __all__ = ["rule_text", "fill", "MARKER"]
 
@@ -19,12 +19,12 @@ MARKER = re.compile(r"^//@vocab (\w+)[ \t]*$", re.M)
 def _item(item) -> str:
     if item is None:
         return "_a"
-    if item == INLINE_A:
+    if isinstance(item, Slot):
+        return TYPES[item.type].grammar
+    if item == INLINE_ARTICLE:
         return '("a" | "an")'
     if item == POSSESSIVE:
         return "_POSS"
-    if isinstance(item, Slot):
-        return TYPES[item.type].grammar
     return f'"{item}"'
 
 

@@ -39,7 +39,7 @@ ACTIONS = (
     _action("may_sell", "sell", "sell a|an {building}",
             "sell one building of a lot back to the bank (`a building`: any)",
             "sell a hotel if the player is in jail", (_BUILDING,)),
-    _action("may_sell_group", "sell_group", "sell the group 's buildings",
+    _action("may_sell_group", "sell_group", "sell the group's buildings",
             "sell every building of a lot's group back to the bank at once",
             "sell the group's buildings if the player is in jail"),
     _action("may_mortgage", "mortgage", "mortgage [a|an {kind}]",

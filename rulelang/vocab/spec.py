@@ -8,10 +8,10 @@ A form is a template of words, typed slots and optional parts:
 
     "move token {token} by {die} [onto a {onto}]"
 
-- a word is a keyword; `a/an` is the article (`a` or `an`) of the events' rule `_a`; `a|an`
-  the article written inline (new forms: after the rule `_a`, every word that follows it
-  anywhere is reserved); `'s` the possessive (`the group's`, typographic apostrophe too);
-  `,` is a comma;
+- a word is a keyword; `a/an` is the article (`a` or `an`, the grammar's rule `_a`, as events
+  write it); `a|an` is the article written inline in the alternative (every form that is not an
+  event: after `_a` the lexer reserves each word that follows `_a` anywhere); `'s` is the
+  possessive (`the player's cash`, a typographic apostrophe accepted); `,` is a comma;
 - `{field}` is a slot filled by the parameter `field` of the primitive (the AST field it sets),
   converted by its type; `{field:type}` gives the slot a type of its own in this form;
 - `[...]` is an optional part: the form stands for each way of writing it, with or without.
@@ -25,8 +25,7 @@ from typing import Iterator
 import attrs
 from attrs import frozen
 
-__all__ = ["ParamType", "Param", "Facts", "Form", "Primitive", "Expansion", "ROLES", "INLINE_A",
-           "POSSESSIVE"]
+__all__ = ["ParamType", "Param", "Facts", "Form", "Primitive", "Expansion", "ROLES"]
 
 # What each role of primitive is in the grammar: the nonterminal its forms are alternatives
 # of, and the alternatives written by hand in grammar.lark before them (if any).
@@ -37,11 +36,8 @@ ROLES = {
     "amount": "amount_form",   # an amount other than plain money (`10% of worth`)
     "target": "target",        # a space an event happens on
     "token": "token_ref",      # the tokens an event is about
-    "action": "action",        # a player may not ACTION ...
+    "action": "action",        # a player may not ACTION ... (a permission)
 }
-# Items of an expansion besides keywords, None (the article rule `_a`) and slots.
-INLINE_A = "a|an"  # the article written inline: ("a" | "an")
-POSSESSIVE = "'s"  # the possessive: the terminal _POSS
 
 
 @frozen(eq=False)  # declarations are compared by identity
@@ -169,7 +165,10 @@ _NONE = object()
 
 # ---------------------------------------------------------------- templates
 
-_PIECE = re.compile(r"\{[^}]*\}|\[|\]|,|[^\s\[\]{},]+")
+_PIECE = re.compile(r"\{[^}]*\}|\[|\]|,|'s\b|[^\s\[\]{},']+")
+# Items of an expansion besides keywords, slots and the article rule (None).
+INLINE_ARTICLE = "a|an"
+POSSESSIVE = "'s"
 
 
 class Slot:
@@ -190,7 +189,8 @@ class Slot:
 class Expansion:
     """One alternative of the grammar: a form with each optional part in or out.
 
-    items are keywords (str), `None` for the article `a`/`an`, or Slots, in order.
+    items are keywords (str), `None` for the article `a`/`an` (the rule `_a`), or Slots, in
+    order; the keyword INLINE_ARTICLE is the article written inline, POSSESSIVE the `'s`.
     """
 
     __slots__ = ("primitive", "form", "alias", "items")
@@ -223,8 +223,6 @@ def _parse(template: str, primitive: Primitive) -> list:
             stack[-1].append(Slot(param.name, type_.strip() or param.type))
         elif piece == "a/an":
             stack[-1].append(None)
-        elif piece == INLINE_A:
-            stack[-1].append(INLINE_A)
         else:
             stack[-1].append(piece)
     if len(stack) != 1:
@@ -267,11 +265,10 @@ def shown(form: Form, primitive: Primitive, types: dict) -> str:
         if piece.startswith("{"):
             field, _, type_ = piece[1:-1].partition(":")
             words.append(types[type_.strip() or primitive.param(field.strip()).type].shown)
-        elif piece in ("a/an", INLINE_A):
+        elif piece in ("a/an", INLINE_ARTICLE):
             after = pieces[i + 1] if i + 1 < len(pieces) else ""
             words.append("an" if after[:1] in tuple("aeiou") else "a")
         else:
             words.append(piece)
     text = " ".join(words)
-    return text.replace("[ ", "[").replace(" ]", "]").replace(" ,", ",") \
-        .replace(f" {POSSESSIVE}", POSSESSIVE)
+    return text.replace("[ ", "[").replace(" ]", "]").replace(" ,", ",").replace(" 's", "'s")
