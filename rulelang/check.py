@@ -387,13 +387,17 @@ class _Checker:
             self.error("E309", f"the action '{_action_words(p)}' never takes a "
                        f"'{action.kind.name}' space", action.kind.span,
                        hint=f"name a kind of property: {join(kinds)}")
-        has = SUBJECTS[p.name]
         for cond in permission.conditions:
             self.primitive(cond)
-            if cond.subject in _SUBJECTS and cond.subject not in has:
+        has = SUBJECTS[p.name]
+        reported: set[str] = set()
+        for node in _walk(permission.conditions):
+            subject = getattr(node, "subject", None)
+            if subject in _SUBJECTS and subject not in has and subject not in reported:
+                reported.add(subject)
                 listed = join([f"the {s}" for s in _SUBJECTS if s in has])
-                self.error("E307", f"the condition names 'the {cond.subject}', which the "
-                           f"action '{_action_words(p)}' does not have", cond.span,
+                self.error("E307", f"the condition names 'the {subject}', which the "
+                           f"action '{_action_words(p)}' does not have", node.span,
                            hint=f"its conditions may name {listed}")
 
     def primitive(self, node) -> None:
