@@ -1,8 +1,10 @@
 """Permissions (`a player may not ACTION [if|unless C]`): each action refused where its
 permission says, after the engine's validity checks, naming the rule and quoting the
-permission, with nothing changed; `act.refusal` agrees; the kind and building narrow it."""
+permission, with nothing changed; `act.why_refused` agrees; the kind and building narrow it."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -33,7 +35,7 @@ def _text(game, action: str) -> set[str]:
 def _refused(game, seat, action, text):
     err = refused(game, seat, action, "strict")
     assert err.message == text and str(err) == f"refused by rule 'strict': {text}"
-    assert act.refusal(game, seat, action) == str(err)
+    assert act.why_refused(game, seat, action) == str(err)
     return err
 
 
@@ -59,7 +61,7 @@ def test_build_refused_in_jail_and_a_hotel_before_a_lap():
     _refused(game, 0, Build(vermont),
              "a player may not build a hotel unless the player has completed a lap")
     game.state.laps[0] = 1
-    assert act.refusal(game, 0, Build(vermont)) is None
+    assert act.why_refused(game, 0, Build(vermont)) is None
     apply(game, 0, Build(vermont))
     assert game.state.hotels[vermont] == 1
 
@@ -71,7 +73,7 @@ def test_validity_comes_before_permissions():
     err = refused(game, 0, Build(oriental), "houses")
     assert "whole group" in err.message
     # the permission alone would refuse it too
-    assert act.refusal(game, 0, Build(oriental)) is not None
+    assert act.why_refused(game, 0, Build(oriental)) is not None
 
 
 def test_sales_refused_in_jail():
@@ -144,23 +146,27 @@ def test_a_player_refused_a_purchase_is_not_asked_and_the_lot_is_auctioned():
     game = _game(agents=[Scripted(buy=True), Scripted(bids=[50]), Scripted()], log=log)
     rb = game.rulebook
     baltic, reading = rb.space("Baltic Avenue").index, rb.space("Reading Railroad").index
-    assert act.refusal(game, 0, Buy(baltic)) is not None
-    game.offer(0, baltic)
+    assert act.why_refused(game, 0, Buy(baltic)) is not None
+    game.offer(0, baltic, True, "turn")
     assert game.state.owner[baltic] == 1  # auctioned, won by seat 1
     assert any('"event":"auction"' in line for line in log)
-    game.offer(0, reading)
+    # the log names the permission's rule as the cause of the refusal, the turn's of the auction
+    assert [json.loads(line)["rule"] for line in log
+            if '"event":"refused"' in line] == ["strict"]
+    assert any('"event":"auction"' in line and '"rule":"turn"' in line for line in log)
+    game.offer(0, reading, True, "turn")
     assert game.state.owner[reading] == 0
 
 
 def test_a_refused_bid_stops_the_auction_and_changes_nothing():
     """`bid if the player is in jail`: a jailed player's bid is refused (an agent that asks
-    `refusal` first never makes it)."""
+    `why_refused` first never makes it)."""
     game = _game(agents=[Scripted(bids=[20]), Scripted(), Scripted()], in_jail={0: 0})
     baltic = game.rulebook.space("Baltic Avenue").index
-    assert act.refusal(game, 0, Bid(Lot("deed", baltic), 20)) is not None
+    assert act.why_refused(game, 0, Bid(Lot("deed", baltic), 20)) is not None
     before = snapshot(game)
     with pytest.raises(IllegalAction) as err:
-        game.auction(baltic)
+        game.auction(baltic, "turn")
     assert err.value.message == "a player may not bid if the player is in jail"
     assert snapshot(game) == before
 
@@ -180,9 +186,9 @@ def test_a_refused_way_out_of_jail(way, text):
         game._jail_turn(0)
     assert (err.value.rule, err.value.message) == ("strict", text)
     assert snapshot(game) == before
-    assert act.refusal(game, 0, act.PAY_FINE if way == "pay" else act.USE_CARD) is not None
+    assert act.why_refused(game, 0, act.PAY_FINE if way == "pay" else act.USE_CARD) is not None
     game.state.laps[0] = 1
-    assert act.refusal(game, 0, act.PAY_FINE if way == "pay" else act.USE_CARD) is None
+    assert act.why_refused(game, 0, act.PAY_FINE if way == "pay" else act.USE_CARD) is None
 
 
 def test_legal_actions_lists_no_refused_action():
@@ -191,7 +197,7 @@ def test_legal_actions_lists_no_refused_action():
     assert listed == []  # in jail: no build, no mortgage of a railroad, no street before a lap
     game.state.in_jail[0] = False
     listed = act.legal_actions(game, 0)
-    assert listed and all(act.refusal(game, 0, a) is None for a in listed)
+    assert listed and all(act.why_refused(game, 0, a) is None for a in listed)
     assert all(not isinstance(a, Mortgage) or game.rulebook.spaces[a.pos].kind == "railroad"
                for a in listed)
 

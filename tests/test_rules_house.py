@@ -134,8 +134,8 @@ def test_see_the_sights_nothing_bought_nor_bid_for_before_a_lap():
     assert refused(game, 0, Trade(1, take=(P(game, "Baltic Avenue"),), cash=100),
                    "see_the_sights").message == \
         "a player may not trade a property unless the player has completed a lap"
-    from rulelang.engine.actions import refusal
-    assert refusal(game, 0, Bid(Lot("deed", oriental), 20)) is not None
+    from rulelang.engine.actions import why_refused
+    assert why_refused(game, 0, Bid(Lot("deed", oriental), 20)) is not None
     st.position[0] = P(game, "Park Place")
     st.current = 0
     game.play_turn()  # Park Place + 4 = Mediterranean, passing GO: now asked, and buys

@@ -85,7 +85,7 @@ _NEVER = 1 << 62  # more cash than any game holds
 
 def _may(game: Game, seat: int, action) -> bool:
     """No permission of the rulebook refuses the action (its validity aside)."""
-    return act.refusal(game, seat, action) is None
+    return act.why_refused(game, seat, action) is None
 
 
 def _build_steps(game: Game) -> tuple:
@@ -189,7 +189,7 @@ class DefaultAgent(Agent):
         if high + 1 > limit:
             return None
         bid = max(high + 1, (high + limit) // 2)
-        if game.rulebook.permits["bid"] and act.refusal(game, seat, Bid(lot, bid)) is not None:
+        if game.rulebook.permits["bid"] and act.why_refused(game, seat, Bid(lot, bid)) is not None:
             return None
         return bid
 
@@ -226,7 +226,7 @@ class DefaultAgent(Agent):
             g = group_of[q]
             if g in full or (is_street[q] and act.group_has_buildings(game, g)):
                 continue
-            if refused and act.refusal(game, seat, self._mortgages[q]) is not None:
+            if refused and act.why_refused(game, seat, self._mortgages[q]) is not None:
                 continue
             value = spaces[q].mortgage
             if best < 0 or value < least:
@@ -243,7 +243,7 @@ class DefaultAgent(Agent):
             if level:
                 cost = spaces[q].house_cost
                 if level > top_level or (level == top_level and cost < top_cost):
-                    if refused and act.refusal(game, seat, self._sale(game, q)) is not None:
+                    if refused and act.why_refused(game, seat, self._sale(game, q)) is not None:
                         continue
                     top, top_level, top_cost = q, level, cost
         if top >= 0:
@@ -252,7 +252,7 @@ class DefaultAgent(Agent):
         # held in parts when building_requires_full_group = no)
         rest = [q for q in owned if not mortgaged[q]
                 and not (is_street[q] and act.group_has_buildings(game, group_of[q]))
-                and not (refused and act.refusal(game, seat, self._mortgages[q]) is not None)]
+                and not (refused and act.why_refused(game, seat, self._mortgages[q]) is not None)]
         if rest:
             return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
@@ -305,7 +305,7 @@ class DefaultAgent(Agent):
             for q in game.mortgaged_lots()[seat]:
                 least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
-                    if permits["lift"] and act.refusal(game, seat, Lift(q)) is not None:
+                    if permits["lift"] and act.why_refused(game, seat, Lift(q)) is not None:
                         skipped = True
                         continue
                     return Lift(q), 0
@@ -330,7 +330,7 @@ class DefaultAgent(Agent):
                     low, lot = here, q
             if lot < 0:
                 continue
-            if refused and act.refusal(game, seat, self._builds[lot]) is not None:
+            if refused and act.why_refused(game, seat, self._builds[lot]) is not None:
                 skipped = True  # a permission forbids building here now
                 continue
             cost, gain, hotel = steps[lot][low]
@@ -442,7 +442,7 @@ class RandomAgent(Agent):
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
         bid = self.rng.randint(high + 1, min(cash, high + 100))
-        if game.rulebook.permits["bid"] and act.refusal(game, seat, Bid(lot, bid)) is not None:
+        if game.rulebook.permits["bid"] and act.why_refused(game, seat, Bid(lot, bid)) is not None:
             return None
         return bid
 

@@ -58,8 +58,10 @@ def minutes(game: Game) -> float:
 
 def at_turn_limit(game: Game, reason: str) -> None:
     """The clock reached the agreed time (the richest wins), or the turn cap (nobody does)."""
-    game.rule = "time_limit" if reason == "time_limit" else "turn_cap"
-    game.finish(reason, richest(game) if reason == "time_limit" else None)
+    if reason == "time_limit":
+        game.finish(reason, richest(game), game.rulebook.origins["time_limit"])
+    else:
+        game.finish(reason, None, "turn_cap")
 
 
 # The ends that bounds of the engine give (game.py, tables.py): never a win.
@@ -68,19 +70,20 @@ BOUNDS = ("roll_limit", "chain_limit")
 
 def at_bound(game: Game, reason: str) -> None:
     """A loop of the engine reached its bound: the game ends at once, with no winner."""
-    game.rule = reason
-    game.finish(reason, None)
+    game.finish(reason, None, reason)
     raise GameOver
 
 
-def end_now(game: Game, reason: str) -> None:
-    """End the game at once; the richest by the printed valuation wins."""
-    game.finish(reason, richest(game))
+def end_now(game: Game, reason: str, rule: str) -> None:
+    """End the game at once, by `rule`; the richest by the printed valuation wins."""
+    game.finish(reason, richest(game), rule)
     raise GameOver
 
 
-def bankrupt(game: Game, seat: int, creditor: int) -> None:
-    """The player cannot pay: everything goes to the creditor (a player, the bank or a pot).
+def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
+    """The player cannot pay a debt of `rule`: everything goes to the creditor (a player, the
+    bank or a pot). The `bankrupt` line names the debt's rule; what follows is the
+    bankruptcy rule's (the provenance of `bankruptcy_to_bank`).
 
     To a player: buildings sold to the bank at half price, then cash, deeds and jail cards to
     the creditor, who pays the interest on mortgaged deeds. To the bank or a pot: cash to
@@ -93,13 +96,14 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         # the last player in the game has won: what it cannot pay (the interest on the
         # mortgaged deeds of the bankruptcy that left it alone, say) is not asked of it
         return
-    game.rule = "bankruptcy"
+    rb = game.rulebook
     if game._log:
-        game.emit("bankrupt", player=seat, creditor=game.account_name(creditor))
+        game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
+    label = rb.origins["bankruptcy_to_bank"]
     ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
     everything = ending and s.final_bankruptcy == "everything_to_creditor"
     if not everything:
-        act.sell_all_buildings(game, seat)
+        act.sell_all_buildings(game, seat, label)
     st.bankrupt[seat] = True
     st.in_jail[seat] = False
     st.bankruptcies += 1
@@ -109,12 +113,12 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
     lots = [pos for pos in game.rulebook.properties if st.owner[pos] == seat]
     cash = st.cash[seat]
     if cash:
-        game.transfer(seat, creditor, cash, "bankruptcy")
+        game.transfer(seat, creditor, cash, "bankruptcy", label)
     if creditor < st.players:
         st.jail_cards[creditor].extend(st.jail_cards[seat])
         st.jail_cards[seat] = []
         for pos in lots:
-            game.give_deed(pos, creditor)
+            game.give_deed(pos, creditor, label)
         if not ending:
             for pos in lots:
                 if st.mortgaged[pos] and not st.bankrupt[creditor]:
@@ -133,19 +137,19 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
                 # the bank is the lender: the deed comes back to it free of the mortgage
                 game.set_mortgaged(pos, False)
                 if game._log:
-                    game.emit("mortgage_cancelled", space=game.rulebook.spaces[pos].name)
-            game.give_deed(pos, -1)
+                    game.emit("mortgage_cancelled", label, space=rb.spaces[pos].name)
+            game.give_deed(pos, -1, label)
         if s.bankruptcy_to_bank == "auction" and not ending:
             for pos in lots:
                 if alive(game) > 1:
-                    game.auction(pos)
+                    game.auction(pos, label)
     if alive(game) <= 1:
         # never nobody: the last player is never made bankrupt (above)
         last = next((i for i in range(st.players) if not st.bankrupt[i]), None)
-        game.finish("last_player", last)
+        game.finish("last_player", last, label)
         raise GameOver
     if ending:
-        end_now(game, "bankruptcy")
+        end_now(game, "bankruptcy", rb.origins["end_at_bankruptcy"])
 
 
 def alive(game: Game) -> int:

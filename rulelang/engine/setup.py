@@ -16,7 +16,7 @@ def deal_deeds(game: Game) -> None:
     """Deal `deal_deeds` deeds to each player; a deed a player cannot pay in cash stays with
     the bank (the seeds never get there: two deeds cost at most $800 of the $1500)."""
     st, s, rb = game.state, game.settings, game.rulebook
-    game.rule = "deal_deeds"
+    rule = rb.origins["deal_deeds"]
     deeds = list(rb.properties)
     game.rng.shuffle(deeds)
     for _ in range(s.deal_deeds):
@@ -28,5 +28,5 @@ def deal_deeds(game: Game) -> None:
                 price = rb.spaces[pos].price
                 if st.cash[seat] < price:
                     continue
-                game.transfer(seat, st.bank, price, "dealt deed")
-            game.give_deed(pos, seat)
+                game.transfer(seat, st.bank, price, "dealt deed", rule)
+            game.give_deed(pos, seat, rule)

@@ -12,7 +12,7 @@ from typing import Callable
 import attrs
 from attrs import frozen
 
-from .settings import Settings
+from .settings import SETTINGS, Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
 # land -> card -> move -> land ..., a `passes` rule that moves the player on, or a token sent
@@ -21,8 +21,16 @@ PROPERTY_KINDS = ("street", "railroad", "utility")
 MAX_CHAIN = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 
-# A hook is called as hook(game, seat, ctx); ctx is None or a RentContext.
-Hook = Callable[..., None]
+# An effect, and the function of a hook, is called as fn(game, firing) with a Firing
+# (engine/firing.py) whose rule is the rule (or the card, "card ID") acting.
+Effect = Callable[..., None]
+# A rule's hook on an event: (owners, rule, fn). The engine fires it as fn(game, firing) with
+# the event's Firing by that rule, which fn hands its effects; `owners` filters a landing
+# by who owned the space on landing (a mask of the bits below; every other event ignores it),
+# tested before any firing is built.
+Hook = tuple[int, str, Effect]
+NOBODY, OTHER, OWN = 1, 2, 4  # the space was unowned, another player's, the player's own
+ANY_OWNER = NOBODY | OTHER | OWN
 
 
 @frozen
@@ -59,8 +67,12 @@ class Card:
 
     id: str
     title: str
-    effects: tuple[Hook, ...]
+    effects: tuple[Effect, ...]
     keep: bool = False
+    rule: str = attrs.field(init=False, eq=False, repr=False)  # its label: "card ID"
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "rule", f"card {self.id}")
 
 
 @frozen
@@ -104,9 +116,9 @@ ACTIONS = ("build", "sell", "sell_group", "mortgage", "lift", "trade", "trade_ca
 
 @frozen
 class Permit:
-    """One compiled permission: `test(game, asked)` is True when it refuses the action asked
-    (actions.Asked); text is the permission as written, which the refusal quotes. per_lot is
-    False when the test reads nothing of the lot (its space, owner, building), the partner or
+    """One compiled permission: `test(game, firing)` is True when it refuses the action asked
+    (its firing: Firing.for_action); text is the permission as written, which the refusal
+    quotes. per_lot is False when the test reads nothing of the lot (its space, owner, building), the partner or
     the bid: then it says the same for every lot of one player at one moment."""
 
     rule: str
@@ -158,6 +170,10 @@ class Rulebook:
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
     # per action (ACTIONS), the permissions that may refuse it, in rule order; () costs nothing
     permits: dict = attrs.field(factory=_no_permits)
+    # per setting, the label of the `set` line in force (compile.settings_of): the rule's
+    # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set;
+    # complete once built (the engine reads origins[NAME])
+    origins: dict = attrs.field(factory=dict)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
@@ -176,6 +192,8 @@ class Rulebook:
     def __attrs_post_init__(self) -> None:
         n = len(self.spaces)
         object.__setattr__(self, "size", n)
+        object.__setattr__(self, "origins", {
+            **{name: f"default {name}" for name in SETTINGS}, **self.origins})
         object.__setattr__(
             self, "pass_positions", tuple(i for i, h in enumerate(self.pass_hooks) if h)
         )
@@ -221,6 +239,10 @@ class Rulebook:
             )
             for start in range(n)
         ))
+
+    def origin(self, setting: str) -> str:
+        """The label of what decides a setting: the rule whose `set` line is in force."""
+        return self.origins[setting]
 
     def space(self, name: str) -> Space:
         """The space of that name (the first, if several share it)."""
