@@ -518,7 +518,13 @@ def _shortage(game: Game, seat, kind) -> bool:
     winner, price = run_auction(game, Lot(kind), opening, rule, wanting)
     if winner is None:
         return True
-    targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)]
+    # the lots the winner may take it on and pay for: the bid replaces the printed price, not
+    # the lifting of a mortgaged lot's mortgage that building there costs too
+    cash = st.cash[winner] - price
+    targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)
+               and cash >= _extra_cost(game, q)]
+    if not targets:
+        return True  # the winner cannot pay for it anywhere: the bank keeps it
     choice = game.agents[winner].place_building(game, winner, kind, tuple(targets))
     if choice not in targets:
         raise IllegalAction(rule, "the building must go on a lot that may take it")
@@ -529,6 +535,11 @@ def _shortage(game: Game, seat, kind) -> bool:
     game.transfer(st.bank, winner, refund, "building auction", rule)
     _build(game, winner, choice, kind)
     return True
+
+
+def _extra_cost(game: Game, pos) -> int:
+    """What building on the lot costs besides the building: lifting its mortgage."""
+    return lift_cost(game, pos) if game.state.mortgaged[pos] else 0
 
 
 def _can_build_kind(game: Game, seat, pos, kind) -> bool:
