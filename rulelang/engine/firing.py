@@ -22,16 +22,25 @@ ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limi
 
 FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak")
 
+# The building an action builds or sells (Firing.building): none, a house, a hotel.
+NO_BUILDING, HOUSE, HOTEL = 0, 1, 2
+
 
 class Firing:
-    """The context of one firing; -1 where a seat, space, owner or token does not apply."""
+    """The context of one firing; -1 where a seat, space, owner or token does not apply.
+
+    A player's action that a permission may refuse is a firing too (`for_action`): its
+    `other` (the partner of a trade), `amount` (a bid) and `building` (built or sold) are
+    read by permissions only, and keep their defaults on every event's firing."""
 
     # a plain slotted class with no setters: built on every move, so it must be cheap
-    __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak")
+    __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
+                 "other", "amount", "building")
 
     def __init__(self, player: int = -1, space: int = -1, owner: int = -1, token: int = -1,
                  dice: tuple = (), total: int = 0, rule: str = "",
-                 rent: RentContext | None = None, streak: int = 0) -> None:
+                 rent: RentContext | None = None, streak: int = 0, other: int = -1,
+                 amount: int = 0, building: int = NO_BUILDING) -> None:
         self.player = player  # the seat the event is about
         self.space = space  # the space it happened on
         self.owner = owner  # who owned that space when the event fired (-1: nobody)
@@ -41,6 +50,17 @@ class Firing:
         self.rule = rule  # the rule firing: a rule's name, "card ID", or the engine's "turn"
         self.rent = rent  # how a card changes the rent due on the space it moves to
         self.streak = streak  # doubles in a row this turn, ending with this throw (0: none)
+        self.other = other  # an action's other player: the partner of a trade (-1: none)
+        self.amount = amount  # an action's amount: the bid (0: none)
+        self.building = building  # the building an action builds or sells (NO_BUILDING...)
+
+    @staticmethod
+    def for_action(player: int, space: int = -1, owner: int = -1, other: int = -1,
+                   amount: int = 0, building: int = NO_BUILDING, rule: str = "agent") -> Firing:
+        """A player's action as a permission reads it (rulelang.engine.actions.permitted): who
+        acts, on which lot and whose, with whom, for how much, which building; its cause is
+        the agent's answer ("agent")."""
+        return Firing(player, space, owner, -1, (), 0, rule, None, 0, other, amount, building)
 
     def by_rule(self, rule: str) -> Firing:
         """The same event, acted on by `rule` (what a rule's hook hands its effects)."""
@@ -70,7 +90,8 @@ class Firing:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Firing):
             return NotImplemented
-        return self.fields() == other.fields()
+        return (self.fields() == other.fields() and self.other == other.other
+                and self.amount == other.amount and self.building == other.building)
 
     def __hash__(self) -> int:
         return hash(self.fields())

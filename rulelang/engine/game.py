@@ -353,11 +353,24 @@ class Game(Holdings):
         if st.owner[pos] >= 0:
             return
         sp = self.rulebook.spaces[pos]
-        if st.cash[seat] >= sp.price and self.agents[seat].buy(self, seat, pos):
+        if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
+                                              and self._buy_refused(seat, pos)) \
+                and self.agents[seat].buy(self, seat, pos):
             self.transfer(seat, st.bank, sp.price, "purchase", rule)
             self.give_deed(pos, seat, rule)
         elif auction:
             self.auction(pos, rule)
+
+    def _buy_refused(self, seat: int, pos: int) -> bool:
+        """A permission refuses the purchase: the player is not asked (the lot is declined,
+        and auctioned if the rule says so); the log's `refused` names the permission's rule."""
+        err = act.refused_by(self, seat, act.Buy(pos))
+        if err is None:
+            return False
+        if self._log:
+            self.emit("refused", err.rule, player=seat, action="buy",
+                      space=self.rulebook.spaces[pos].name)
+        return True
 
     def offer_here(self, f: Firing) -> None:
         """`buy or auction` on the space the player stands on."""
@@ -524,6 +537,7 @@ class Game(Holdings):
             if not st.jail_cards[seat]:
                 raise act.IllegalAction(rb.origins["jail_fine"],
                                         "the player holds no Get Out of Jail Free card")
+            act.permitted(self, seat, act.USE_CARD)
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
             self._free(seat, "card", rb.decks[deck_index].cards[card_index].rule)
@@ -535,6 +549,7 @@ class Game(Holdings):
                 raise act.IllegalAction(paid, "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
                 raise act.IllegalAction(rb.origins["jail_fine"], "not enough cash to pay the fine")
+            act.permitted(self, seat, act.PAY_FINE)
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine", paid)
             self._free(seat, "fine", paid)
             self._rolls(seat)
