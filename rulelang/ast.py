@@ -296,7 +296,17 @@ class GameCount:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-Factor = Union[DiceTotal, DieValue, PotAmount, Possessive, SpaceValue, CountOwned, GameCount]
+@frozen(weakref_slot=False)
+class BankCount:
+    """`the number of houses in the bank`: the houses or hotels of the bank's supply (both for
+    `buildings`), or the lots of a kind of property that nobody owns (`railroads`)."""
+
+    thing: Name
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Factor = Union[DiceTotal, DieValue, PotAmount, Possessive, SpaceValue, CountOwned, GameCount,
+               BankCount]
 
 
 @frozen(weakref_slot=False)

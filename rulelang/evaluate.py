@@ -93,6 +93,8 @@ def expression(env, node) -> Value:
         return lambda g, f: values[_space(g, f)]
     if cls is ast.CountOwned:
         return _count_owned(env, node.thing, node.subject)
+    if cls is ast.BankCount:
+        return _bank_count(env, node.thing)
     if cls is ast.GameCount:
         if node.what == "bankruptcies":
             return lambda g, f: g.state.bankruptcies
@@ -166,6 +168,20 @@ def _count_owned(env, thing: ast.Name, subject: str) -> Value:
         owner = g.state.owner
         return sum(1 for q in lots if owner[q] == s) if s >= 0 else 0
     return count
+
+
+def _bank_count(env, thing: ast.Name) -> Value:
+    """How many of a thing the bank holds: buildings of its supply, or unowned lots."""
+    what = units.thing(thing.name) or thing.name
+    if what == "house":
+        return lambda g, f: g.state.bank_houses
+    if what == "hotel":
+        return lambda g, f: g.state.bank_hotels
+    if what == "building":
+        return lambda g, f: g.state.bank_houses + g.state.bank_hotels
+    lots = tuple(s.index for s in env.spaces
+                 if s.kind == what or (what == "property" and s.kind in PROPERTY_KINDS))
+    return lambda g, f: sum(1 for q in lots if g.state.owner[q] < 0)
 
 
 # ---------------------------------------------------------------- conditions

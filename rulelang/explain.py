@@ -92,6 +92,8 @@ def _parsed(words: str) -> list:
             continue  # the words were more than one primitive
         nodes = [when.event] if template.startswith("rule r:\n  when {}") else \
             list(when.effects) if ": {}" in template else list(when.conditions)
+        if " is 0" in template and nodes and hasattr(nodes[0], "left"):
+            nodes = [nodes[0].left]  # the words were a value: `the number of … is 0`
         if nodes and isinstance(nodes[0], (ast.Lands, ast.Passes, ast.TokenReaches,
                                            ast.RentDue)) and words.startswith('"'):
             continue

@@ -67,6 +67,8 @@ def shown(node) -> str:
             return f"the space's {prop}"
         case ast.CountOwned(thing, subject):
             return f"the number of {thing.name} the {subject} owns"
+        case ast.BankCount(thing):
+            return f"the number of {thing.name} in the bank"
         case ast.GameCount(what):
             return f"the number of {what}"
     return "this value"

@@ -162,3 +162,33 @@ def _program():
 
     program, _ = check_path(str(scenario.__globals__["RULESETS"] / "classic_1961.rules"))
     return program
+
+
+def test_the_number_of_a_thing_in_the_bank_is_read_when_the_effect_runs():
+    """`the number of houses in the bank` is the bank's supply of houses; `the number of
+    railroads in the bank` the railroads nobody owns."""
+    import tempfile
+    from pathlib import Path
+
+    from rulelang import load
+    from rulelang.engine.game import Game
+    from rulelang.runner import make_agents
+
+    text = ('rulebook "bank counts"\nextends "classic_1961.rules"\n\n'
+            'rule bank_counts:\n  cite "tests", "bank counts"\n'
+            '  when a player passes "GO": collect $1 times the number of houses in the bank, '
+            'collect $1000 times the number of railroads in the bank\n')
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "bank_counts.rules"
+        path.write_text(text)
+        rb = load(str(path))
+    game = Game(rb, make_agents("default", 3), seed=0)
+    st = game.state
+    st.bank_houses = 7
+    for q, sp in enumerate(rb.spaces):
+        if sp.kind == "railroad" and sp.name != "Short Line":
+            st.owner[q] = 1
+    game.state.position[0] = rb.space("Park Place").index
+    before = st.cash[0]
+    game.move_by(0, 3, Firing(player=0, rule="turn"))  # Park Place + 3 = GO
+    assert st.cash[0] - before == 200 + 7 + 1000

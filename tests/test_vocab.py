@@ -252,6 +252,8 @@ def test_explain_finds_every_primitive_and_setting():
     ("pay rent", "pay_rent"), ("pay rent x2", "pay_rent"), ('a player lands on "GO"', "lands"),
     ("the owner is not in jail", "in_jail"), ("collect $50 from each player", "collect"),
     ("pay $200 or 10% of worth", "pay_choice"), ("move back 3", "move"),
+    ("the number of houses in the bank", "bank_count"), ("the player's cash", "possessive"),
+    ("the player's cash is at least $5", "compare"),
 ])
 def test_explain_finds_a_primitive_by_its_use(words, name):
     """A primitive written as in a rule is found too."""

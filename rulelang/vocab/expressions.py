@@ -75,6 +75,14 @@ FACTORS = (
         example="when a player passes \"GO\": collect $10 times the number of railroads the "
         "player owns"),
     Primitive(
+        "bank_count", "factor", ast.BankCount,
+        (Form("the number of {thing} in the bank", unit="count"),),
+        "(a count) the houses or hotels of the bank's supply (`buildings`: both), or the lots "
+        "of a kind that nobody owns (`railroads`)",
+        (_THING,),
+        example="when a player passes \"GO\" if the number of houses in the bank is less than "
+        "4: collect $50"),
+    Primitive(
         "game_count", "factor", ast.GameCount,
         (Form("the number of bankruptcies", {"what": "bankruptcies"}, unit="count"),
          Form("the number of players", {"what": "players"}, unit="count")),
