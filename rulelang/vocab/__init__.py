@@ -14,6 +14,7 @@ from __future__ import annotations
 from rulelang.vocab.conditions import CONDITIONS
 from rulelang.vocab.effects import AMOUNTS, EFFECTS
 from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
+from rulelang.vocab.game_events import GAME_EFFECTS, GAME_EVENTS
 from rulelang.vocab.settings import SETTINGS, SettingSpec
 from rulelang.vocab.spec import (
     ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
@@ -25,7 +26,8 @@ __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", 
            "primitive_of", "facts_of", "money_of", "of_role", "shown_forms"]
 
 # In the order of the documentation's tables (and of the grammar's alternatives).
-PRIMITIVES: tuple[Primitive, ...] = EVENTS + TARGETS + TOKEN_REFS + CONDITIONS + EFFECTS + AMOUNTS
+PRIMITIVES: tuple[Primitive, ...] = (EVENTS + GAME_EVENTS + TARGETS + TOKEN_REFS + CONDITIONS
+                                     + EFFECTS + GAME_EFFECTS + AMOUNTS)
 BY_NAME: dict[str, Primitive] = {p.name: p for p in PRIMITIVES}
 # Every grammar alias, with the alternative it stands for.
 EXPANSIONS: dict[str, Expansion] = {e.alias: e for p in PRIMITIVES for e in expansions(p)}
