@@ -91,6 +91,8 @@ CODES: dict[str, str] = {
     "E304": "owner condition without an owner",
     "E305": "ownership of a space that cannot be owned",
     "E306": "money paid to no one",
+    "E309": "kind the event or action cannot take",
+    "E312": "more deeds dealt than the board holds",
     "E350": "`the token` outside a rule about a token",
     "E351": "effect not allowed on this event",
     "E352": "battle that no side can win",
