@@ -594,7 +594,8 @@ def _allowed(effect: vocab.Primitive, event) -> bool:
     if MONEY in allows and facts.money is not None and not facts.purchase \
             and not facts.needs_property:
         return True
-    return STILL in allows and not facts.moves and not facts.ends_turn
+    return STILL in allows and not facts.moves and not facts.ends_turn \
+        and effect.name != "roll_again"
 
 
 def _not_allowed(effect: vocab.Primitive, event) -> str:

@@ -8,7 +8,7 @@ passed `check`; what check cannot see still raises a coded RuleError.
 
 from __future__ import annotations
 
-from . import ast
+from . import ast, compile_course
 from .diagnostics import RuleError
 from .engine import tokens as tk
 from .engine.endings import end_now
@@ -82,7 +82,9 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
                         if fname == face.value:
                             (after_faces if after else faces).append((die, value, hook))
                 case ast.GameStarts():
-                    start.append(env.hook(name, stmt, None))
+                    part = compile_course.setup_part(stmt, 2)  # stages 1, 3: the course's
+                    if part is not None:
+                        start.append(env.hook(name, part, None))
                 case ast.Meets(ref):
                     t = env.token(ref.name) if ref.name is not None else -1
                     mh = MeetHook(t, ref.opposing, env.hook(name, stmt, None))
@@ -138,6 +140,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         reach_hooks={k: tuple(v) for k, v in reach.items()},
         options=tuple(program.options),
         parameters=parameters,
+        course=compile_course.course(env, program),
     )
 
 
@@ -346,6 +349,9 @@ class _Env:
 
     def effect(self, e):
         """The closure for one effect: called as effect(game, seat, ctx)."""
+        factory = compile_course.EFFECTS.get(type(e))
+        if factory is not None:
+            return factory(self, e)
         match e:
             case ast.Collect(ast.Money(amount), "bank"):
                 return lambda g, p, ctx: g.transfer(g.state.bank, p, amount, g.rule)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from . import course
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -250,10 +252,16 @@ def _apply_build(game: Game, seat, action) -> None:
     if st.cash[seat] < cost:
         raise IllegalAction("houses", "not enough cash to build")
     # fewer players than buildings left: no shortage, whoever wants them
-    if (game.settings.building_shortage_auction
-            and (st.bank_houses if kind == "house" else st.bank_hotels) < st.players
-            and _shortage(game, seat, kind)):
-        return
+    if (st.bank_houses if kind == "house" else st.bank_hotels) < st.players:
+        s = game.settings
+        auction, from_cost, rule = (s.building_shortage_auction, s.building_auction_from_cost,
+                                    "building_shortage")
+        for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
+            if ins.holds(game, seat):
+                auction, from_cost, rule = True, from_cost or ins.from_cost, ins.rule
+                break
+        if auction and _shortage(game, seat, kind, from_cost, rule):
+            return
     _build(game, seat, pos, kind)
 
 
@@ -263,7 +271,8 @@ def _apply_sell(game: Game, seat, action) -> None:
     st = game.state
     game.rule = "selling"
     game.seat_version[seat] += 1
-    if st.hotels[pos]:
+    hotel = st.hotels[pos] > 0
+    if hotel:
         st.hotels[pos] = 0
         st.bank_hotels += 1
         st.houses[pos] = game.settings.houses_per_hotel
@@ -274,6 +283,9 @@ def _apply_sell(game: Game, seat, action) -> None:
     game.transfer(st.bank, seat, value, "building sale")
     if game._log:
         game.emit("sell", player=seat, space=game.rulebook.spaces[pos].name)
+    sold = game.rulebook.course.sold
+    if sold[0] or sold[1]:
+        course.fire(game, sold[hotel], seat, pos)
 
 
 def _apply_sell_all(game: Game, seat, action) -> None:
@@ -303,6 +315,10 @@ def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
         game.transfer(bank, seat, amount, "mortgage")
     else:
         game.transfer(seat, bank, amount, "lift mortgage")
+    c = game.rulebook.course
+    hooks = c.mortgage_taken if pledged else c.mortgage_lifted
+    if hooks:
+        course.fire(game, hooks, seat, pos)
 
 
 def _apply_trade(game: Game, seat, action) -> None:
@@ -331,6 +347,10 @@ def _build(game: Game, seat, pos, kind) -> None:
         if game._log:
             game.emit("lift", player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
+        if game.rulebook.course.mortgage_lifted:
+            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
+            if st.bankrupt[seat]:
+                return
     if kind == "hotel":
         st.bank_houses += st.houses[pos]
         st.houses[pos] = 0
@@ -343,9 +363,13 @@ def _build(game: Game, seat, pos, kind) -> None:
         game.transfer(seat, st.bank, sp.house_cost, "house")
     if game._log:
         game.emit("build", player=seat, space=sp.name, building=kind)
+    c = game.rulebook.course
+    if c.any_building:
+        course.fire(game, c.built[kind == "hotel"], seat, pos)
 
 
-def _shortage(game: Game, seat, kind) -> bool:
+def _shortage(game: Game, seat, kind, from_cost: bool = False,
+              rule: str = "building_shortage") -> bool:
     """Several players want more buildings than the bank has: auction one. True if held."""
     st = game.state
     supply = st.bank_houses if kind == "house" else st.bank_hotels
@@ -356,9 +380,9 @@ def _shortage(game: Game, seat, kind) -> bool:
     ]
     if len(wanting) <= supply:
         return False
-    game.rule = "building_shortage"
+    game.rule = rule
     opening = 1
-    if game.settings.building_auction_from_cost:
+    if from_cost:
         # "au prix le plus bas indiqué sur la carte de propriété": the cheapest lot it may go on
         costs = [game.rulebook.spaces[q].hotel_cost if kind == "hotel"
                  else game.rulebook.spaces[q].house_cost
@@ -389,7 +413,9 @@ def _can_build_kind(game: Game, seat, pos, kind) -> bool:
     return k == kind and game.state.cash[seat] >= cost
 
 
-def _sell_group(game: Game, seat, group) -> None:
+def _sell_group(game: Game, seat, group, settling: bool = False) -> None:
+    """Sell every building of the player's lots of the group; `a building is sold` once per
+    lot (its top building), unless a bankruptcy is being settled."""
     st, rb = game.state, game.rulebook
     game.rule = "selling"
     game.seat_version[seat] += 1
@@ -397,21 +423,28 @@ def _sell_group(game: Game, seat, group) -> None:
         game.emit("sell_group", player=seat, group=rb.group_names[group])
     total = 0
     owner = st.owner
+    sold = rb.course.sold
+    lots = []  # (lot, its top building) for `a building is sold`
     for q in rb.groups[group]:
         if owner[q] != seat:
             continue
+        if (sold[0] or sold[1]) and (st.hotels[q] or st.houses[q]):
+            lots.append((q, 1 if st.hotels[q] else 0))
         total += sale_value(game, game.buildings_paid(q))
         st.bank_hotels += st.hotels[q]
         st.bank_houses += st.houses[q]
         st.hotels[q] = st.houses[q] = 0
     game.transfer(st.bank, seat, total, "building sale")
+    if not settling:
+        for q, top in lots:
+            course.fire(game, sold[top], seat, q)
 
 
 def sell_all_buildings(game: Game, seat) -> None:
     st, group_of = game.state, game.rulebook.group_of
     built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
     for group in built:
-        _sell_group(game, seat, group)
+        _sell_group(game, seat, group, settling=True)
 
 
 def means(game: Game, seat) -> int:
@@ -467,19 +500,38 @@ def _trade(game: Game, seat, t: Trade) -> None:
     for q in t.take:
         if st.mortgaged[q] and not st.bankrupt[seat]:
             take_mortgaged(game, seat, q)
+    if game.rulebook.course.deed_changes_hands:
+        deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take])
 
 
 def take_mortgaged(game: Game, seat, pos) -> None:
     """A new owner of a mortgaged lot lifts it now, or pays the interest now and again later."""
-    st = game.state
     if not game.settings.transfer_interest:
         return
     game.rule = "mortgages"
+    lift_or_interest(game, seat, pos)
+
+
+def deeds_received(game: Game, received) -> None:
+    """`a deed changes hands`, once per (new owner, deed) in order, skipping an owner made
+    bankrupt meanwhile; the deed is the hooks' context."""
+    hooks = game.rulebook.course.deed_changes_hands
+    for seat, pos in received:
+        if not game.state.bankrupt[seat]:
+            course.fire(game, hooks, seat, pos)
+
+
+def lift_or_interest(game: Game, seat, pos) -> None:
+    """The new owner of the mortgaged lot lifts it, if it holds the price and wishes so, or
+    pays the bank the interest (rounded up), labelled by the rule in force."""
+    st = game.state
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
+        if game.rulebook.course.mortgage_lifted:
+            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
     else:
         game.charge(seat, st.bank, interest(game, pos), "mortgage interest")
 
@@ -487,15 +539,23 @@ def take_mortgaged(game: Game, seat, pos) -> None:
 # ------------------------------------------------------------------ auctions
 
 
-def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None):
-    """An open ascending auction: (winner, price), or (None, 0) if nobody bids."""
+def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None, before_bids=()):
+    """An open ascending auction: (winner, price), or (None, 0) if nobody bids.
+    before_bids: the hooks of `a KIND is auctioned`, fired for the current player after the
+    auction is announced."""
     st = game.state
     cash_only = game.settings.auction_cash_only
-    active = list(game.bidders() if bidders is None else bidders)
-    high, leader = min_bid - 1, None
     if game._log:
         game.emit("auction", lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
                   if lot.pos >= 0 else None)
+    if before_bids:
+        course.fire(game, before_bids, st.current, lot.pos)
+        if game.over:
+            return None, 0
+    active = [b for b in (game.bidders() if bidders is None else bidders)
+              if not st.bankrupt[b]] if before_bids else \
+        list(game.bidders() if bidders is None else bidders)
+    high, leader = min_bid - 1, None
     while active:
         still = []
         for seat in active:

@@ -64,6 +64,23 @@ def at_turn_limit(game: Game, reason: str) -> None:
 
 # The ends that bounds of the engine give (game.py, tables.py): never a win.
 BOUNDS = ("roll_limit", "chain_limit")
+# The ends that no rule and no last player decide: `the game ends` does not fire for them.
+NOT_ENDED_BY_RULE = BOUNDS + ("turn_cap",)
+
+
+def time_limit_reached(game: Game) -> None:
+    """`when the time limit is reached`: once, at the end of the turn that reaches it; the
+    first rule whose conditions hold and that says `end the game` ends it (the richest wins,
+    the end named after the rule). Otherwise play goes on to the turn cap."""
+    st = game.state
+    for ins in game.rulebook.course.time_limit:
+        if ins.holds(game, st.current) and ins.end:
+            game.rule = ins.rule
+            game.finish(ins.rule, richest(game))
+            return
+    game._turn_limit, game._limit_reason = game.max_turns, "turn_cap"
+    if st.turn >= game.max_turns:
+        at_turn_limit(game, "turn_cap")
 
 
 def at_bound(game: Game, reason: str) -> None:
@@ -98,6 +115,24 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         game.emit("bankrupt", player=seat, creditor=game.account_name(creditor))
     ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
     everything = ending and s.final_bankruptcy == "everything_to_creditor"
+    auction = s.bankruptcy_to_bank == "auction"
+    reason = "bankruptcy"
+    rules = game.rulebook.course.bankrupt
+    if rules:
+        # `when a player goes bankrupt`: the settlement's instructions, read before it; the
+        # count of bankruptcies includes this one (nothing reads it in between)
+        st.bankruptcies += 1
+        to = "player" if creditor < st.players else "bank"
+        try:
+            for ins in rules:
+                if (ins.to is None or ins.to == to) and ins.holds(game, seat):
+                    auction = auction or ins.auction
+                    everything = everything or ins.everything
+                    if ins.end and not ending:
+                        ending, reason = True, ins.rule
+        finally:
+            st.bankruptcies -= 1
+        game.rule = "bankruptcy"
     if not everything:
         act.sell_all_buildings(game, seat)
     st.bankrupt[seat] = True
@@ -119,6 +154,8 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
             for pos in lots:
                 if st.mortgaged[pos] and not st.bankrupt[creditor]:
                     act.take_mortgaged(game, creditor, pos)
+            if game.rulebook.course.deed_changes_hands:
+                act.deeds_received(game, [(creditor, pos) for pos in lots])
     else:
         for deck_index, card_index in st.jail_cards[seat]:
             st.decks[deck_index].append(card_index)
@@ -135,7 +172,7 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
                 if game._log:
                     game.emit("mortgage_cancelled", space=game.rulebook.spaces[pos].name)
             game.give_deed(pos, -1)
-        if s.bankruptcy_to_bank == "auction" and not ending:
+        if auction and not ending:
             for pos in lots:
                 if alive(game) > 1:
                     game.auction(pos)
@@ -145,7 +182,7 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         game.finish("last_player", last)
         raise GameOver
     if ending:
-        end_now(game, "bankruptcy")
+        end_now(game, reason)
 
 
 def alive(game: Game) -> int:

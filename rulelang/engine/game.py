@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 from mypy_extensions import mypyc_attr
 
 from . import actions as act
-from . import endings, tokens
+from . import course, endings, tokens
 from .endings import GameOver
 from .holdings import Holdings
 from .setup import deal_deeds
@@ -41,7 +41,7 @@ class Game(Holdings):
         "settings", "agents", "seed", "rng", "rule", "over", "end_reason",
         "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token",
         "_depth", "_landed_owner", "_max_turns", "_turn_limit",
-        "_limit_reason", "fine_account", "_claims", "__weakref__",
+        "_limit_reason", "fine_account", "_claims", "_unpaid", "__weakref__",
     )
 
     def __init__(
@@ -82,6 +82,7 @@ class Game(Holdings):
         self._mortgaged = []
         self._depth = 0
         self._landed_owner = -1  # who owned the space when the player landed on it
+        self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -159,36 +160,29 @@ class Game(Holdings):
             players=n,
             agents=[getattr(a, "name", type(a).__name__) for a in self.agents],
         )
+        # `when the game starts` runs by stages: the decks, then the starting cash and the
+        # characters, then the rules' other effects, then the first player
+        c = rb.course
         self.rule = "shuffle_decks"
         if s.shuffle_decks:
-            for i, deck in enumerate(st.decks):
-                self.rng.shuffle(deck)
-                if self._log:
-                    self.emit("shuffle", deck=rb.decks[i].name,
-                              order=[rb.decks[i].cards[c].id for c in deck])
+            course.shuffle_decks(self)
+        if c.setup_first:
+            course.fire(self, c.setup_first, -1)
         self.rule = "starting_cash"
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash")
         tokens.setup(self)
         if s.deal_deeds:
-            deal_deeds(self)
+            self.rule = "deal_deeds"
+            deal_deeds(self, s.deal_deeds, s.deal_deeds_paid)
         self.rule = "first_player"
         tie_break = False
         if s.first_player == "highest_roll" and n > 1:
-            contenders = list(range(n))
-            throws = 0
-            while len(contenders) > 1:
-                if throws == MAX_TIES:  # dice that always tie: the first in seat order
-                    tie_break = True
-                    break
-                throws += 1
-                totals = {}
-                for seat in contenders:
-                    self.roll(seat)
-                    totals[seat] = self.dice_total
-                best = max(totals.values())
-                contenders = [seat for seat in contenders if totals[seat] == best]
-            st.current = contenders[0]
+            tie_break = course.highest_roll(self, MAX_TIES)
+        if c.setup_last:
+            box = [tie_break]  # the effect says whether the tie-break decided
+            course.fire(self, c.setup_last, -1, box)
+            tie_break = box[0]
         if tie_break:
             self.emit("first_player", player=st.current, tie_break=True)
         else:
@@ -213,8 +207,19 @@ class Game(Holdings):
         if st.cash[payer] < amount:
             self.raise_funds(payer, amount)
             if st.cash[payer] < amount:
-                self.bankrupt(payer, creditor)
-                return False
+                hooks = self.rulebook.course.cannot_pay
+                if hooks and self._unpaid != payer:
+                    # `a player cannot pay` (not again for a debt its own rules run into)
+                    outer, self._unpaid = self._unpaid, payer
+                    try:
+                        course.fire(self, hooks, payer, (creditor, amount))
+                    finally:
+                        self._unpaid = outer
+                    if st.bankrupt[payer]:
+                        return False
+                if st.cash[payer] < amount:
+                    self.bankrupt(payer, creditor)
+                    return False
         self.transfer(payer, creditor, amount, reason)
         return True
 
@@ -324,6 +329,8 @@ class Game(Holdings):
             self.stop = True
         if self._log:
             self.emit("jail", player=seat)
+        if self.rulebook.course.sent_to_jail:
+            course.fire(self, self.rulebook.course.sent_to_jail, seat)
 
     # ------------------------------------------------------------ landing primitives
 
@@ -333,9 +340,16 @@ class Game(Holdings):
         if st.owner[pos] >= 0:
             return
         sp = self.rulebook.spaces[pos]
+        c = self.rulebook.course
+        if c.offered and c.offered[pos]:
+            course.fire(self, c.offered[pos], seat, pos)
+            if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
+                return
         if st.cash[seat] >= sp.price and self.agents[seat].buy(self, seat, pos):
             self.transfer(seat, st.bank, sp.price, "purchase")
             self.give_deed(pos, seat)
+            if c.bought and c.bought[pos]:
+                course.fire(self, c.bought[pos], seat, pos)
         elif auction:
             self.auction(pos)
 
@@ -357,9 +371,13 @@ class Game(Holdings):
 
     def auction(self, pos: int) -> None:
         """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price."""
-        winner, price = act.run_auction(self, act.Lot("deed", pos), self.settings.auction_min_bid)
+        c = self.rulebook.course
+        winner, price = act.run_auction(self, act.Lot("deed", pos), self.settings.auction_min_bid,
+                                        None, c.auctioned[pos] if c.auctioned else ())
         if winner is not None and self.charge(winner, self.state.bank, price, "auction"):
             self.give_deed(pos, winner)
+            if c.bought and c.bought[pos]:
+                course.fire(self, c.bought[pos], winner, pos)
 
     def rent_due(self, pos: int, ctx: RentContext | None = None) -> int:
         """The rent the space's scheme gives now (0 on a mortgaged or unowned lot)."""
@@ -471,6 +489,12 @@ class Game(Holdings):
         if self._log:
             self.emit("draw", player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
+        drawn = self.rulebook.course.card_drawn
+        if drawn and drawn[deck_index]:
+            course.fire(self, drawn[deck_index], seat, card_index)
+            if st.bankrupt[seat] or self.over:
+                deck.append(card_index)  # the card goes back under the deck, unobeyed
+                return
         if card.keep:
             st.jail_cards[seat].append((deck_index, card_index))
             return
@@ -493,7 +517,8 @@ class Game(Holdings):
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
             self._free(seat, "card")
-            self._rolls(seat)
+            if not self.stop:
+                self._rolls(seat)
             return
         if choice == "pay":
             if not s.jail_pay_before_roll:
@@ -502,7 +527,8 @@ class Game(Holdings):
                 raise act.IllegalAction("leaving_jail", "not enough cash to pay the fine")
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine")
             self._free(seat, "fine")
-            self._rolls(seat)
+            if not self.stop:
+                self._rolls(seat)
             return
         if choice != "roll":
             raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
@@ -515,10 +541,14 @@ class Game(Holdings):
             return
         if s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles")
+            if self.stop:
+                return
         elif st.jail_turns[seat] >= s.jail_turns:
             if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine"):
                 return
             self._free(seat, "forced")
+            if self.stop:
+                return
         else:
             if self.rulebook.after_face_hooks:
                 tokens.faces_after(self, seat, dice)
@@ -532,6 +562,8 @@ class Game(Holdings):
         self.state.jail_turns[seat] = 0
         if self._log:
             self.emit("free", player=seat, by=how)
+        if self.rulebook.course.leaves_jail:
+            course.fire(self, self.rulebook.course.leaves_jail, seat)
 
     # ------------------------------------------------------------ the turn
 
@@ -590,13 +622,23 @@ class Game(Holdings):
         try:
             for hook in self.rulebook.turn_start_hooks:
                 hook(self, seat, None)
+            c = self.rulebook.course
             if not self.stop:
                 if st.in_jail[seat]:
-                    self._jail_turn(seat)
+                    if c.jail_turn:
+                        course.fire(self, c.jail_turn, seat)
+                    if self.stop:
+                        pass
+                    elif st.in_jail[seat]:
+                        self._jail_turn(seat)
+                    else:  # freed by a rule: a free turn
+                        self._rolls(seat)
                 else:
                     self._rolls(seat)
             if not st.bankrupt[seat]:
                 self._manage(seat)
+                if c.turn_end and not st.bankrupt[seat] and not self.over:
+                    course.fire(self, c.turn_end, seat)
         except GameOver:
             pass
         self._next()
@@ -635,7 +677,10 @@ class Game(Holdings):
                     break
         st.current = seat
         if st.turn >= self._turn_limit:
-            endings.at_turn_limit(self, self._limit_reason)
+            if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
+                endings.time_limit_reached(self)
+            else:
+                endings.at_turn_limit(self, self._limit_reason)
 
     def play(self) -> "Game":
         """Play until a rule ends the game or the turn cap is reached."""
@@ -659,6 +704,9 @@ class Game(Holdings):
     def finish(self, reason: str, winner: int | None) -> None:
         if self.over:
             return
+        hooks = self.rulebook.course.game_ends
+        if hooks and reason not in endings.NOT_ENDED_BY_RULE:
+            course.fire(self, hooks, -1 if winner is None else winner)
         self.over = True
         self.end_reason = reason
         self.winner = winner

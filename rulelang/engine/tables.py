@@ -12,6 +12,7 @@ from typing import Callable
 import attrs
 from attrs import frozen
 
+from .course import NO_COURSE, Course
 from .settings import Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
@@ -133,6 +134,7 @@ class Rulebook:
     reach_hooks: dict = attrs.field(factory=dict)  # (token, space) -> hooks
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
+    course: Course = NO_COURSE  # the events of the game's course (engine/course.py)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
