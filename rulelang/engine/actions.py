@@ -257,7 +257,7 @@ def _apply_build(game: Game, seat, action) -> None:
         auction, from_cost, rule = (s.building_shortage_auction, s.building_auction_from_cost,
                                     "building_shortage")
         for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
-            if ins.holds(game, seat):
+            if ins.auction and ins.holds(game, seat):
                 auction, from_cost, rule = True, from_cost or ins.from_cost, ins.rule
                 break
         if auction and _shortage(game, seat, kind, from_cost, rule):
