@@ -8,11 +8,14 @@ import json
 
 import attrs
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import rulelang
+from rulelang.check import check_path
 from rulelang.engine.course import NO_COURSE
 from rulelang.runner import make_agents
 from scenario import rulebook
+from strategies import SEEDS, course_rules
 
 MIXED = ["default", "random", "default", "random"]
 
@@ -223,3 +226,21 @@ def test_no_rule_waits_no_cost(name):
     assert rb.course == NO_COURSE
     assert all(getattr(rb.course, f.name) in ((), ((), ()), False)
                for f in attrs.fields(type(rb.course)))
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=course_rules(), seed=SEEDS)
+def test_any_rulebook_of_these_events_checks_and_plays(tmp_path, text, seed):
+    """Whatever rules of the game's course a rulebook holds, the checker reports them (no
+    traceback), and a rulebook that checks clean plays to its end with money conserved."""
+    path = tmp_path / "fuzz.rules"
+    path.write_text('rulebook "Fuzz"\nextends "classic_1961.rules"\npot "Jackpot"\n'
+                    + text, encoding="utf-8")
+    _, diags = check_path(str(path))
+    if any(d.is_error for d in diags):
+        return
+    rb = rulelang.load(str(path))
+    g = rulelang.Game(rb, make_agents(MIXED, 4), seed=seed, max_turns=300).play()
+    assert g.over
+    assert sum(g.state.cash) == 0  # the bank's account holds minus what players and pots hold
