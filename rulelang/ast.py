@@ -226,6 +226,120 @@ class PercentOfWorth:
 
 Amount = Union[Money, PercentOfWorth]
 
+# ---------------------------------------------------------------- expressions
+#
+# A value read when its effect or condition runs: money, a count or a percentage. Literals are
+# Money, Count and Percent; the factors below are declared in rulelang.vocab (role "factor");
+# Plus, Times, PercentOf and PerOwned are the operators (grammar.lark's `expr` and `term`).
+# The unit of every node is known from its form (rulelang.units).
+
+
+@frozen(weakref_slot=False)
+class DiceTotal:
+    """`the dice total`: the moving total of the firing's throw (0 before any throw)."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class DieValue:
+    """`die "white"` or `the first die`: the value that die shows in the firing's throw (a
+    face of symbols counts 0). ordinal is 1 for `first` ... (0 when the die is named)."""
+
+    die: Text | None = None
+    ordinal: int = 0
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class PotAmount:
+    """`the pot "Free Parking jackpot"`: what the pot holds now."""
+
+    pot: Text
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class Possessive:
+    """`the player's cash`: subject "player", "owner" or "partner"; prop one of "cash",
+    "worth", "net_worth", "laps", "turns", "jail_turns", "doubles"."""
+
+    subject: str
+    prop: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class SpaceValue:
+    """`the space's price` / `the space's mortgage` (0 for a space that is no property)."""
+
+    prop: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class CountOwned:
+    """`the number of railroads the player owns`: thing a kind of property, house, hotel or
+    building (singular or plural, as written)."""
+
+    thing: Name
+    subject: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class GameCount:
+    """`the number of bankruptcies` (what "bankruptcies") / `the number of players`
+    ("players": the players not bankrupt)."""
+
+    what: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Factor = Union[DiceTotal, DieValue, PotAmount, Possessive, SpaceValue, CountOwned, GameCount]
+
+
+@frozen(weakref_slot=False)
+class Plus:
+    """`X plus Y plus ...`: the sum of terms of one unit."""
+
+    terms: tuple["Expr", ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class Times:
+    """`4 times X` (unit "count": X's unit) or `$4 times X` (unit "money": X a count)."""
+
+    factor: int
+    unit: str
+    operand: "Expr"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class PercentOf:
+    """`10% of X`: X·P/100 rounded down, X money or a count."""
+
+    percent: int
+    operand: "Expr"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class PerOwned:
+    """`$25 per house the player owns` (unit "money") / `2 per railroad the owner owns`
+    ("count"): amount times the number of things the subject owns."""
+
+    amount: int
+    unit: str
+    thing: Name
+    subject: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Expr = Union[Money, Count, Percent, PercentOfWorth, Plus, Times, PercentOf, PerOwned, Factor]
+
 # ---------------------------------------------------------------- board and equipment
 
 
@@ -474,6 +588,14 @@ class RentDue:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
+@frozen(weakref_slot=False)
+class Rolls:
+    """`when a player rolls`: each throw of a turn or of a jail turn, before the move (the
+    firing carries the dice and the doubles so far in the turn)."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
 # The events of the game's course (vocab/game_events.py): they log nothing themselves.
 
 
@@ -587,20 +709,22 @@ class BuildingsRunShort:
 Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows, GameStarts, Meets,
               BattleOutcome, TokenReaches, RentDue, TurnEnds, SentToJail, JailTurn, LeavesJail,
               PropertyEvent, BuildingEvent, MortgageEvent, DeedChangesHands, CardDrawn,
-              CannotPay, GoesBankrupt, GameEnds, TimeLimitReached, BuildingsRunShort]
+              CannotPay, GoesBankrupt, GameEnds, TimeLimitReached, BuildingsRunShort, Rolls]
 
 # ---------------------------------------------------------------- conditions
 
 
 @frozen(weakref_slot=False)
 class Condition:
-    """`unless the owner is in jail`, `if the player is in jail`, `if option one_ring`,
-    `if the player has completed a lap`, `if the space holds token "The One Ring"`.
+    """An atom of a condition that names its subject and test: `unless the owner is in jail`,
+    `if the player is in jail`, `if option one_ring`, `if the player has completed a lap`,
+    `if the space holds token "The One Ring"`, `the player holds the whole group` ...
 
-    subject: "player" or "owner" for `is in jail` (test "in_jail") and `has completed a lap`
-    (test "lap"); "option" with `name` set for options; "space" with test "holds" and
-    `token` set for a token on the space of the event. negated is True for `unless` and
-    `is not` / `has not`.
+    subject: "player", "owner" or "partner" for the tests "in_jail", "lap", "no_jail_turn",
+    "whole_group", "owns_space"; "option" with `name` set for options; "space" with test
+    "holds" and `token` set for a token on the space of the event, or with test "fewest" /
+    "most" (buildings of the group); "dice" with test "doubles", "triples" or "alike".
+    negated is True for `unless` and `is not` / `has not`.
     """
 
     subject: str
@@ -611,32 +735,125 @@ class Condition:
     token: Text | None = None
 
 
+@frozen(weakref_slot=False)
+class OwnsCount:
+    """`the player owns 3 railroads` (exactly), `the owner owns at least 2 hotels`.
+
+    cmp: "eq", "ge" (at least), "le" (at most), "gt" (more than), "lt" (less than)."""
+
+    subject: str
+    count: int
+    thing: Name
+    cmp: str = "eq"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class LotTest:
+    """A test of the space of the event (subject "space") or of the lots of its group: some
+    ("a lot"), none ("no lot") or all ("every lot") of them pass it.
+
+    test "mortgaged" (negated: `is not mortgaged`) or "buildings": the number of `thing`
+    (house, hotel, building) on the lot compares by cmp to count (`has no house`: eq 0,
+    `has a hotel`: ge 1)."""
+
+    subject: str
+    test: str
+    negated: bool = False
+    cmp: str = "eq"
+    count: int = 0
+    thing: Name | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class SpaceIs:
+    """`the space is a railroad`: the space of the event is of that kind (`property`: any)."""
+
+    kind: Name
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class DieShowsFace:
+    """`die "speed" shows "bus"` (die None: `a die shows "bus"`, any die) in the firing's
+    throw."""
+
+    face: Text
+    die: Text | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class Compare:
+    """`X is Y`, `X is not Y`, `X is at least Y` ...: op "eq", "ne", "ge", "le", "gt", "lt";
+    both sides of one unit."""
+
+    left: Expr
+    op: str
+    right: Expr
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Atom = Union[Condition, OwnsCount, LotTest, SpaceIs, DieShowsFace, Compare]
+
+
+@frozen(weakref_slot=False)
+class Not:
+    """`not C` (and `unless C` for a condition that is not one atom)."""
+
+    cond: "Cond"
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class And:
+    """`C and C and ...`: every one holds (tested left to right, stopping at the first false)."""
+
+    conds: tuple["Cond", ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class Or:
+    """`C or C or ...`: one holds (tested left to right, stopping at the first true)."""
+
+    conds: tuple["Cond", ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+Cond = Union[Atom, Not, And, Or]
+
 # ---------------------------------------------------------------- effects
 
 
 @frozen(weakref_slot=False)
 class Collect:
-    """`collect $200` (from the bank) or `collect $50 from each player`."""
+    """`collect $200` (from the bank) or `collect $50 from each player`; the amount is an
+    expression of money (Money when written as a plain amount)."""
 
-    amount: Money
+    amount: Expr
     source: str = "bank"  # "bank" | "each_player"
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
 @frozen(weakref_slot=False)
 class Pay:
-    """`pay $75` (to the bank) or `pay each player $50`."""
+    """`pay $75` (to the bank) or `pay each player $50`; the amount is an expression of
+    money (Money when written as a plain amount)."""
 
-    amount: Money
+    amount: Expr
     to: str = "bank"  # "bank" | "each_player"
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
 @frozen(weakref_slot=False)
 class PayChoice:
-    """`pay $200 or 10% of worth`: the player chooses before the worth is computed."""
+    """`pay $200 or 10% of worth`: the player chooses before the worth is computed (an option
+    `N% of worth` or `N% of the player's worth` is computed after the choice, any other before
+    it)."""
 
-    options: tuple[Amount, ...]
+    options: tuple[Expr, ...]
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -653,17 +870,19 @@ class PayPerBuilding:
 class PayInto:
     """`pay $75 into "Free Parking jackpot"`: the player pays a pot."""
 
-    amount: Money
+    amount: Expr
     pot: Text
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
 @frozen(weakref_slot=False)
 class CollectPot:
-    """`collect the pot "Free Parking jackpot"`: the player takes everything in the pot."""
+    """`collect the pot "Free Parking jackpot"`: the player takes everything in the pot;
+    `collect 50% of the pot "..."`: that share of it, rounded down (percent)."""
 
     pot: Text
     span: Span = attrs.field(eq=False, default=NOWHERE)
+    percent: int = 100
 
 
 @frozen(weakref_slot=False)
@@ -704,10 +923,13 @@ class AdvanceToNearest:
 
 @frozen(weakref_slot=False)
 class MoveBy:
-    """`move back 3` (negative) or `move 3`: passing counts only going forward."""
+    """`move back 3` (negative) or `move 3`: passing counts only going forward. spaces is an
+    int when written as a plain count, else an expression of a count (`move the dice total`),
+    with back True for `move back`."""
 
-    spaces: int
+    spaces: "int | Expr"
     span: Span = attrs.field(eq=False, default=NOWHERE)
+    back: bool = False
 
 
 @frozen(weakref_slot=False)
@@ -950,7 +1172,7 @@ class When:
     """`when <event> [if|unless <condition>]: <effect>, <effect>, ...`."""
 
     event: Event
-    conditions: tuple[Condition, ...]
+    conditions: tuple[Cond, ...]  # the guards: `if C` / `unless C` (a Not), all must hold
     effects: tuple[Effect, ...]
     span: Span = attrs.field(eq=False, default=NOWHERE)
 

@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 import attrs
 
-from rulelang import ast, vocab
+from rulelang import ast, units, vocab
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.check_flow import Flow, moving_dice
 from rulelang.check_tokens import check_themed
@@ -71,6 +71,8 @@ NAME_KINDS: dict[str, tuple[str, str]] = {
     "die": ("E152", "unknown die '{}'"),
     "parameter": ("E418", "'{}' is not a parameter of this rulebook: it is not agreed "
                   "before a game"),
+    "thing": ("E103", "unknown thing to count '{}': neither a kind of property nor a "
+              "building"),
 }
 _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the percentage",
                 ast.Flag: "the flag", ast.Range: "the range", ast.Word: "the word",
@@ -186,6 +188,7 @@ class _Checker:
             "side": {s.name.value for s in program.sides},
             "die": {d.name.value for d in program.dice},
             "parameter": {s.name.name for s in self.sets if s.parameter},
+            "thing": units.BUILDINGS + units.THING_KINDS,
         }
 
     def error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
@@ -361,13 +364,16 @@ class _Checker:
         if isinstance(event, ast.RollsDoubles) and len(moving_dice(self.program)) == 1:
             self.error("W104", "this rule can never fire: doubles need two dice", event.span)
         for cond in when.conditions:
-            self.primitive(cond)
-            if cond.subject == "owner" and not self.on_property(event):
+            self.value(cond)
+            if isinstance(cond, ast.Condition) and cond.subject == "owner" \
+                    and not self.on_property(event):
                 self.error("E304", "the condition on 'the owner' needs an event on a property",
                            cond.span,
                            hint="e.g. when a player lands on a property owned by another "
                            "player unless the owner is in jail: pay rent")
         self.effects(when.effects, event)
+        if when.conditions or any(type(e) is not ast.Nothing for e in when.effects):
+            self.subjects(when)
 
     def primitive(self, node) -> None:
         """The names and numbers of a declared node's parameters (vocab), then the nodes
@@ -386,18 +392,98 @@ class _Checker:
                 known = self.name(names, param, value) and known
             elif isinstance(value, tuple):
                 for item in value:
-                    self.primitive(item)
+                    self.value(item)
             elif isinstance(value, int):
                 if ((param.low is not None and value < param.low)
                         or (param.high is not None and value > param.high)
                         or (param.nonzero and value == 0)) and param.bound not in reported:
                     reported.add(param.bound)
                     self.error("E202", param.bound.format(value=value), node.span)
-            else:
-                self.primitive(value)
+            elif not isinstance(value, str):
+                self.value(value)
         after = _AFTER.get(type(node))
         if known and after is not None:
             after(self, node)
+
+    def value(self, node) -> None:
+        """A condition or an expression: the operators' parts (iteratively: `and` chains and
+        sums are flat, nesting is bounded by E019), then each primitive's parameters."""
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            cls = type(node)
+            if cls is ast.And or cls is ast.Or:
+                stack.extend(reversed(node.conds))
+            elif cls is ast.Not:
+                stack.append(node.cond)
+            elif cls is ast.Plus:
+                stack.extend(reversed(node.terms))
+            elif cls is ast.Times or cls is ast.PercentOf:
+                stack.append(node.operand)
+            elif cls is ast.PerOwned:
+                self.name("thing", _THING, node.thing)
+            else:
+                self.primitive(node)
+
+    def compare(self, node: ast.Compare) -> None:
+        """E211: both sides of a comparison have one unit."""
+        left, right = units.unit(node.left), units.unit(node.right)
+        if left != right and left is not None and right is not None:
+            hint = None
+            if isinstance(node.right, ast.Count) and left == "money":
+                hint = f"write ${node.right.value}"
+            elif isinstance(node.left, ast.Count) and right == "money":
+                hint = f"write ${node.left.value}"
+            self.error("E211", f"this comparison sets {units.UNIT_NAMES[left]} "
+                       f"'{units.shown(node.left)}' against {units.UNIT_NAMES[right]} "
+                       f"'{units.shown(node.right)}'", node.span,
+                       hint=hint or "compare money with money and counts with counts")
+
+    def subjects(self, when: ast.When) -> None:
+        """E304, E307, E310: what the conditions and expressions of a `when` read (the owner,
+        the partner, the player, the group and buildings of the space) the event has."""
+        event = when.event
+        target = getattr(event, "target", None)
+        kinds = self.target_kinds(target) if target is not None else None
+        reported: set[tuple] = set()
+        for node in _walk((when.conditions, when.effects)):
+            subject = getattr(node, "subject", None)
+            what = None
+            if subject == "owner" and not self.on_property(event) \
+                    and type(node) is not ast.Condition:
+                self.error("E304", "the value of 'the owner' needs an event on a property",
+                           node.span,
+                           hint="e.g. when a player lands on a property owned by another "
+                           "player: ...")
+            elif subject == "partner":
+                what = ("the partner", "only a permission to trade has a partner")
+            elif subject == "player" and isinstance(event, ast.GameStarts):
+                what = ("the player", "no player acts when the game starts")
+            if what is not None and what not in reported:
+                reported.add(what)
+                self.error("E307", f"this event has no subject '{what[0]}': {what[1]}",
+                           node.span, hint="use an event that has it, or another subject")
+            if kinds is None or type(node) not in _SPACE_TESTS:
+                continue
+            group, buildings = _SPACE_TESTS[type(node)](node)
+            if buildings and not kinds <= {"street"}:
+                self.error("E310", "only a street has buildings: this event happens on "
+                           f"{join(sorted(kinds))}", node.span,
+                           hint="test buildings on an event on a street")
+            elif group and not kinds <= set(PROPERTY_KINDS):
+                self.error("E310", "the space of this event has no group: it happens on "
+                           f"{join(sorted(kinds))}", node.span,
+                           hint="test the group on an event on a property")
+
+    def target_kinds(self, target) -> set[str]:
+        """The kinds of space a target can name."""
+        if isinstance(target, ast.SpaceByKind):
+            k = target.kind.name
+            if k == "property":
+                return set(PROPERTY_KINDS)
+            return set(SPACE_KINDS) if k == "space" else {k}
+        found = self.by_name.get(target.name.value, [])
+        return {s.kind.name for s in found} or set(PROPERTY_KINDS)  # unknown: E104 says so
 
     def name(self, kind: str, param: vocab.Param, value) -> bool:
         """Whether the name a parameter holds is known (if not, it is reported)."""
@@ -408,6 +494,8 @@ class _Checker:
             self.pot_name(value)
             return True
         text = value.name if isinstance(value, ast.Name) else value.value
+        if kind == "thing":
+            text = units.thing(text) or text
         if not self.known(kind, text, value.span, hint=self.name_hint(kind)):
             return False
         if param.missing is not None and self.spaces and not self.has_kind(text):
@@ -419,6 +507,8 @@ class _Checker:
         """What to say of an unknown name of `kind` when no known name is close."""
         if kind == "kind":
             return f"kinds: {join(TARGET_KINDS)}"
+        if kind == "thing":
+            return f"count {join(units.THING_KINDS + units.BUILDINGS)} (or their plurals)"
         if kind == "face":
             return ('name a face on a die: die "white" faces 1..6, face 1 named "..."'
                     if not self.faces else f"named faces: {join(sorted(self.faces))}")
@@ -578,7 +668,7 @@ def _shown(value: ast.Value) -> str:
 # What a kind of node needs besides the names and numbers of its parameters, checked once
 # its names are known.
 _AFTER = {ast.SpaceByKind: _Checker.kind_target, ast.PropertyEvent: _Checker.property_kind,
-          ast.DealDeeds: _Checker.deal}
+          ast.DealDeeds: _Checker.deal, ast.Compare: _Checker.compare}
 
 
 def _allowed(effect: vocab.Primitive, event) -> bool:
@@ -616,3 +706,12 @@ def _allowed_hint(effect: vocab.Primitive, event) -> str:
     words = {MONEY: "effects that only move money", STILL: "effects that do not move the pawn"}
     said = [words.get(a) or f"'{vocab.shown_forms(vocab.BY_NAME[a])[0]}'" for a in allows or ()]
     return "this event allows " + (", ".join(said) + " and " if said else "only ") + "'nothing'"
+
+
+_THING = vocab.Param("thing", "thing")
+# The conditions and values about the space's group or buildings: (group, buildings).
+_SPACE_TESTS = {
+    ast.Condition: lambda c: (c.test in ("whole_group", "fewest", "most"),
+                              c.test in ("fewest", "most")),
+    ast.LotTest: lambda c: (c.subject != "space", c.test == "buildings"),
+}

@@ -14,6 +14,8 @@ import itertools
 from collections import defaultdict
 from typing import Callable, Iterable, Iterator
 
+import attrs
+
 from rulelang import ast, vocab
 from rulelang.check_board import PROPERTY_KINDS
 
@@ -192,15 +194,20 @@ class Flow:
                        "double: when a player rolls doubles 3 times in a row: go to jail")
 
     def dead_conditions(self, h: Hook) -> None:
-        seen: dict[tuple, ast.Condition] = {}
+        seen: dict[object, tuple] = {}
         moving = isinstance(h.when.event, (ast.Lands, ast.Passes, ast.RollsDoubles))
-        for cond in h.when.conditions:
-            other = seen.setdefault(_what(cond), cond)
-            if other.negated != cond.negated:
+        for cond in conjuncts(h.when.conditions):
+            key, negated = _signed(cond)
+            other, other_negated = seen.setdefault(key, (cond, negated))
+            if other_negated != negated:
                 self.error("W104", "this rule can never fire: its conditions contradict each "
                            "other", cond.span, notes=[("the other condition is here",
                                                       other.span)])
-            if cond.test != "in_jail" or cond.negated:
+            why = self.never(cond)
+            if why is not None:
+                self.error("W104", f"this condition never holds: {why}", cond.span)
+                continue
+            if not isinstance(cond, ast.Condition) or cond.test != "in_jail" or cond.negated:
                 continue
             if cond.subject == "player" and moving:
                 self.error("W104", "this condition never holds: a player is freed from jail "
@@ -211,6 +218,28 @@ class Flow:
                 why = "nobody owns the space" if h.owner == "nobody" else \
                     "the owner is the player, who is moving, so not in jail"
                 self.error("W104", f"this condition never holds: {why}", cond.span)
+
+    def never(self, cond) -> str | None:
+        """Why a condition can never hold on these dice, if it cannot: a total no throw
+        makes, triples with no dice to make them."""
+        if isinstance(cond, ast.Condition) and cond.test == "triples" and not cond.negated:
+            return "no dice are declared to make triples"
+        if not isinstance(cond, ast.Compare):
+            return None
+        left, right, op = cond.left, cond.right, cond.op
+        if isinstance(left, ast.Count) and isinstance(right, ast.DiceTotal):
+            left, right, op = right, left, _FLIPPED.get(op, op)
+        if not (isinstance(left, ast.DiceTotal) and isinstance(right, ast.Count)):
+            return None
+        dice = moving_dice(self.program)
+        if not dice:
+            return None
+        faces = [[f for f in d.faces] for d in dice]
+        low, high = sum(min(f) for f in faces), sum(max(f) for f in faces)
+        n = right.value
+        possible = {"eq": low <= n <= high, "ne": True, "ge": n <= high, "gt": n < high,
+                    "le": n >= low, "lt": n > low}[op]
+        return None if possible else f"the dice total is always {low} to {high}"
 
     # ------------------------------------------------------------ conflicts
 
@@ -255,9 +284,10 @@ class Flow:
             return None
         if a.owner and b.owner and a.owner != b.owner:
             return None
-        conds = {(_what(c), c.negated) for c in a.when.conditions}
-        if any((_what(c), not c.negated) in conds for c in b.when.conditions):
-            return None  # exclusive conditions
+        conds = {_signed(c) for c in conjuncts(a.when.conditions)}
+        if any((key, not negated) in conds
+               for key, negated in map(_signed, conjuncts(b.when.conditions))):
+            return None  # exclusive conditions: one negates a conjunct of the other
         does_a, does_b = a.does, b.does
         if does_a & does_b:
             return f" and each {sorted(does_a & does_b)[0]}"
@@ -297,7 +327,9 @@ class Flow:
         pos = set(start)
         for e in effects:
             yield pos, e
-            if isinstance(e, MOVES):
+            if isinstance(e, ast.MoveBy) and not isinstance(e.spaces, int):
+                pos = set(range(self.n))  # a move by an expression may end anywhere
+            elif isinstance(e, MOVES):
                 pos = {self.dest(e, p) for p in pos} - {None}
             elif isinstance(e, _STOPS):
                 return
@@ -307,6 +339,8 @@ class Flow:
             found = self.index.by_name.get(e.space.value)
             return found[0] if found else None
         if isinstance(e, ast.MoveBy):
+            if not isinstance(e.spaces, int):
+                return None  # an expression: known only when the game plays it
             return (p + e.spaces) % self.n
         return self.next_of_kind(e.kind.name, p)
 
@@ -580,10 +614,34 @@ def _faces(die: ast.Die) -> set:
     return set(die.faces) | {t.value for t, _ in die.symbols}
 
 
+_FLIPPED = {"ge": "le", "le": "ge", "gt": "lt", "lt": "gt"}  # `2 is less than X`: X > 2
+
+
 def _what(cond: ast.Condition) -> tuple:
     """What a condition tests, whether it is negated or not."""
     return (cond.subject, cond.test, cond.name and cond.name.name,
             cond.token and cond.token.value)
+
+
+def conjuncts(conds) -> Iterator:
+    """The conditions that must all hold: the guards, and the parts of an `and` among them."""
+    for c in conds:
+        if isinstance(c, ast.And):
+            yield from conjuncts(c.conds)
+        else:
+            yield c
+
+
+def _signed(cond) -> tuple:
+    """(what a condition tests, whether it is negated): `not C` and `C` test the same."""
+    if isinstance(cond, ast.Condition):
+        return _what(cond), cond.negated
+    if isinstance(cond, ast.Not):
+        key, negated = _signed(cond.cond)
+        return key, not negated
+    if isinstance(cond, ast.Compare) and cond.op in ("eq", "ne"):
+        return attrs.evolve(cond, op="eq"), cond.op == "ne"
+    return cond, False
 
 
 def _takes_money(effect) -> bool:

@@ -2,19 +2,26 @@
 
 Each `when` becomes one hook placed in the tuple of the event it waits for (per space for
 landing and passing), with its conditions and effects bound in; names become indices here,
-once, so the game loop never looks anything up. `compile_program` assumes the program has
-passed `check`; what check cannot see still raises a coded RuleError.
+once, so the game loop never looks anything up. A hook is `(owners, rule, fn)`: the engine
+calls `fn(game, firing)` with the event's Firing (engine/firing.py) by the rule, and fn tests
+the rule's conditions on it, then calls each effect as `effect(game, firing)`.
+`compile_program` assumes the program has passed `check`; what check cannot see still raises
+a coded RuleError.
 """
 
 from __future__ import annotations
 
-from . import ast, compile_course
+from . import ast, compile_course, evaluate
 from .diagnostics import RuleError
 from .engine import tokens as tk
 from .engine.endings import end_now
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
+    ANY_OWNER,
+    NOBODY,
+    OTHER,
+    OWN,
     PROPERTY_KINDS,
     Card,
     Deck,
@@ -38,7 +45,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     groups = tuple(
         tuple(s.index for s in spaces if s.group == g) for g in range(len(group_names))
     )
-    settings = settings_of(program)
+    settings, origins = settings_of(program)
     env = _Env(program, spaces, settings)
     env.rent_mods = _rent_mods(env, program)
     decks = tuple(env.deck(d) for d in program.decks)
@@ -54,6 +61,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     meets: list[MeetHook] = []
     reach: dict[tuple[int, int], list] = {}
     battles: tuple[list, list] = ([], [])
+    rolls: list = []
+    jail_rolls: list = []
     dice = tuple(tuple(d.faces) + tuple(t.value for t, _ in d.symbols) for d in program.dice)
     face_names = tuple(dict.fromkeys(
         [(i, value, name.value) for i, d in enumerate(program.dice)
@@ -94,6 +103,13 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
                         land[pos].append(on_landing)
                 case ast.BattleOutcome(won):
                     battles[won].append(env.hook(name, stmt, None))
+                case ast.Rolls():
+                    hook = env.hook(name, stmt, None)
+                    jailed = _jailed(stmt.conditions)
+                    if jailed is not False:
+                        jail_rolls.append(hook)
+                    if jailed is not True:
+                        rolls.append(hook)
                 case ast.TokenReaches(token, target):
                     hook = env.hook(name, stmt, None)
                     for pos in env.matching(target):
@@ -101,7 +117,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     jail = next((s.index for s in spaces if s.kind == "jail"), -1)
     go = next((s.index for s in spaces if s.kind == "go"), 0)
     if env.laps:
-        passing[go].insert(0, _count_lap)  # before the salary: a lap is complete on GO
+        # before the salary: a lap is complete on GO (the engine's own count, logged nowhere)
+        passing[go].insert(0, (ANY_OWNER, "turn", _count_lap))
     return Rulebook(
         title=program.title.value,
         files=program.files,
@@ -141,6 +158,10 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         options=tuple(program.options),
         parameters=parameters,
         course=compile_course.course(env, program),
+        origins=origins,
+        roll_hooks=tuple(rolls),
+        jail_roll_hooks=tuple(jail_rolls),
+        count_turns=env.turns,
     )
 
 
@@ -160,16 +181,21 @@ def _rent_mods(env: "_Env", program: ast.Program):
     return tuple(tuple(m) for m in mods) if any(mods) else None
 
 
-def settings_of(program: ast.Program) -> Settings:
-    """The settings in force: each rule's `set` lines in rule order, then top-level ones."""
+def settings_of(program: ast.Program) -> tuple[Settings, dict[str, str]]:
+    """The settings in force: each rule's `set` lines in rule order, then top-level ones,
+    then the parameters; and, per setting, the provenance of its value, the label the engine
+    names it by: the rule whose `set` line is in force, "set NAME" for a top-level `set` or a
+    parameter, "default NAME" for a setting nobody sets."""
     values = {}
-    sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
-    for item in sets + list(program.settings) + list(program.overrides):
+    origins = {name: f"default {name}" for name in SETTINGS}
+    sets = [(r.name.name, s) for r in program.rules for s in r.body if isinstance(s, ast.Set)]
+    for rule, item in sets + [(None, s) for s in (*program.settings, *program.overrides)]:
         spec = SETTINGS.get(item.name.name)
         if spec is None:
             raise RuleError("E101", f"unknown setting '{item.name.name}'", item.name.span)
         values[spec.name] = _value(spec, item.value)
-    return Settings(**values)
+        origins[spec.name] = rule if rule is not None else f"set {spec.name}"
+    return Settings(**values), origins
 
 
 def _value(spec, value):
@@ -233,6 +259,19 @@ class _Env:
         self.sides = {s.name.value: i for i, s in enumerate(program.sides)}
         self.dice = {d.name.value: i for i, d in enumerate(program.dice)}
         self.rent_mods: tuple | None = None
+        # for rulelang.evaluate: the lots of each group, the named faces, the dice that move
+        # the pawn and make doubles (triples: none until dice are declared to make them)
+        groups = {s.group for s in spaces if s.group >= 0}
+        self.groups = tuple(tuple(s.index for s in spaces if s.group == g)
+                            for g in range(max(groups) + 1 if groups else 0))
+        self.face_names = tuple(dict.fromkeys(
+            [(i, value, name.value) for i, d in enumerate(program.dice)
+             for value, name in d.face_names]
+            + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
+        self.moving_dice = tuple(i for i, d in enumerate(program.dice) if d.faces)
+        self.doubles_dice = self.moving_dice if len(self.moving_dice) > 1 else ()
+        self.triples_dice: tuple[int, ...] = ()
+        self.turns = False  # a value of turns taken needs them counted
 
     # -------------------------------------------------------------- names
 
@@ -297,104 +336,162 @@ class _Env:
 
     # -------------------------------------------------------------- hooks
 
-    def hook(self, name: str, when: ast.When, target):
-        """One closure for a `when`: test the owner filter and conditions, run the effects."""
-        effects = tuple(e for e in (self.effect(x) for x in when.effects) if e is not None)
-        tests = [self.condition(c) for c in when.conditions]
+    def hook(self, name: str, when: ast.When, target) -> Hook:
+        """The hook of a `when` of rule `name`: (owners, name, fn), fn testing the
+        conditions on the firing, then running the effects with it. A landing's owner
+        filter is the engine's to test (`owners`); one effect alone is fn itself."""
+        effects = self.effects(when.effects)
+        tests = tuple(self.condition(c) for c in when.conditions)
         owner = target.owner if isinstance(target, ast.SpaceByKind) else None
-        if owner is not None:
-            tests.insert(0, _owner_test(owner))
-        if len(effects) == 1 and len(tests) <= 1:
-            return _single(name, effects[0], owner if tests else None, tests)
-        all_tests = tuple(tests)
+        owners = ANY_OWNER if owner is None else _OWNERS.get(owner, OWN)
+        if len(effects) == 1 and not tests:
+            return owners, name, effects[0]
 
-        def hook(g, p, ctx):
-            for test in all_tests:
-                if not test(g, p):
+        def hook(g, f):
+            for test in tests:
+                if not test(g, f):
                     return
-            g.rule = name
             for effect in effects:
-                effect(g, p, ctx)
+                effect(g, f)
                 if g.stop:
                     return
 
-        return hook
+        return owners, name, hook
 
-    def condition(self, c: ast.Condition):
+    def effects(self, nodes) -> tuple:
+        """The closures of a list of effects, in order; a `roll the dice` runs the effects
+        after it with the firing of its new throw."""
+        out: list = []
+        for i, e in enumerate(nodes):
+            if isinstance(e, ast.RollDice):
+                out.append(_then_rolled(self.effects(nodes[i + 1:])))
+                break
+            fn = self.effect(e)
+            if fn is not None:
+                out.append(fn)
+        return tuple(out)
+
+    def condition(self, c):
+        """The closure for one condition: called as test(game, firing)."""
+        if type(c) is not ast.Condition or c.test in evaluate.TESTS:
+            return evaluate.condition(self, c)
         neg = c.negated
         if c.test == "option":
             on = (c.name.name in self.options) != neg  # type: ignore[union-attr]
-            return lambda g, p: on
+            return lambda g, f: on
         if c.test == "lap":
             self.laps = True
             if c.subject == "player":
-                return lambda g, p: (g.state.laps[p] > 0) != neg
+                return lambda g, f: (g.state.laps[f.player] > 0) != neg
 
-            def owner_lapped(g, p):
-                o = g._landed_owner
+            def owner_lapped(g, f):
+                o = f.owner
                 return (o >= 0 and g.state.laps[o] > 0) != neg
             return owner_lapped
         if c.test == "in_jail" and c.subject == "player":
-            return lambda g, p: g.state.in_jail[p] != neg
+            return lambda g, f: g.state.in_jail[f.player] != neg
         if c.test == "holds":
             t = self.token(c.token)  # type: ignore[arg-type]
-            return lambda g, p: tk.holds(g, p, t) != neg
+            return lambda g, f: tk.holds(g, f.player, t) != neg
         if c.test == "in_jail" and c.subject == "owner":
-            def owner_jailed(g, p):
+            def owner_jailed(g, f):
                 st = g.state
-                o = st.owner[st.position[p]]
+                o = st.owner[st.position[f.player]]
                 return (o >= 0 and st.in_jail[o]) != neg
             return owner_jailed
         raise NotImplementedError(f"condition '{c.subject} {c.test}'")  # a parser/compiler gap
 
     def effect(self, e):
-        """The closure for one effect: called as effect(game, seat, ctx)."""
+        """The closure for one effect: called as effect(game, firing), the firing by the
+        rule (or card) whose effect it is."""
         factory = compile_course.EFFECTS.get(type(e))
         if factory is not None:
             return factory(self, e)
         match e:
             case ast.Collect(ast.Money(amount), "bank"):
-                return lambda g, p, ctx: g.transfer(g.state.bank, p, amount, g.rule)
+                return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
             case ast.Collect(ast.Money(amount), "each_player"):
-                return lambda g, p, ctx: g.pay_each(p, amount, True)
+                return lambda g, f: g.pay_each(f, amount, True)
             case ast.Pay(ast.Money(amount), "bank"):
                 if self.fines_to_pot:
-                    return lambda g, p, ctx: g.charge(p, g.fine_account, amount, g.rule)
-                return lambda g, p, ctx: g.charge(p, g.state.bank, amount, g.rule)
+                    return lambda g, f: g.charge(f.player, g.fine_account, amount, f.rule, f.rule)
+                return lambda g, f: g.charge(f.player, g.state.bank, amount, f.rule, f.rule)
             case ast.PayInto(ast.Money(amount), pot):
                 i = self.pot(pot)
-                return lambda g, p, ctx: g.charge(p, g.state.bank + 1 + i, amount, g.rule)
-            case ast.CollectPot(pot):
+                return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, amount, f.rule,
+                                             f.rule)
+            case ast.CollectPot(pot, _, 100):
                 i = self.pot(pot)
-                return lambda g, p, ctx: g.collect_pot(p, i)
+                return lambda g, f: g.collect_pot(f, i)
+            case ast.CollectPot(pot, _, percent):
+                i = self.pot(pot)
+                return lambda g, f: g.collect_pot(f, i, percent)
             case ast.EndGame():
-                return lambda g, p, ctx: end_now(g, g.rule)
+                return lambda g, f: end_now(g, f.rule, f.rule)
             case ast.Pay(ast.Money(amount), "each_player"):
-                return lambda g, p, ctx: g.pay_each(p, amount, False)
+                return lambda g, f: g.pay_each(f, amount, False)
+            case ast.PayChoice(options) if all(_fixed_option(o) for o in options):
+                opts = tuple(_fixed_option(o) for o in options)
+                return lambda g, f: g.pay_choice(f, opts)
             case ast.PayChoice(options):
-                opts = tuple(
-                    ("money", o.amount) if isinstance(o, ast.Money) else ("worth", o.percent)
-                    for o in options
-                )
-                return lambda g, p, ctx: g.pay_choice(p, opts)
+                # a share of worth is computed after the choice; any other option before it
+                later = tuple(_fixed_option(o) if _worth_share(o) else None for o in options)
+                now = tuple(evaluate.expression(self, o) for o in options)
+                return lambda g, f: g.pay_choice(f, tuple(
+                    fixed if fixed is not None else ("money", v(g, f))
+                    for fixed, v in zip(later, now)))
+            case ast.Collect(expr, "bank"):
+                v = evaluate.expression(self, expr)
+
+                def collect(g, f):
+                    amount = v(g, f)
+                    if amount > 0:
+                        g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+                return collect
+            case ast.Collect(expr, "each_player"):
+                v = evaluate.expression(self, expr)
+                return lambda g, f: g.pay_each(f, v(g, f), True)
+            case ast.Pay(expr, "bank"):
+                v = evaluate.expression(self, expr)
+                if self.fines_to_pot:
+                    return lambda g, f: g.charge(f.player, g.fine_account, v(g, f), f.rule,
+                                                 f.rule)
+                return lambda g, f: g.charge(f.player, g.state.bank, v(g, f), f.rule, f.rule)
+            case ast.Pay(expr, "each_player"):
+                v = evaluate.expression(self, expr)
+                return lambda g, f: g.pay_each(f, v(g, f), False)
+            case ast.PayInto(expr, pot):
+                i, v = self.pot(pot), evaluate.expression(self, expr)
+                return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, v(g, f), f.rule,
+                                             f.rule)
             case ast.PayPerBuilding(ast.Money(h), ast.Money(hh)):
-                return lambda g, p, ctx: g.pay_per_building(p, h, hh)
+                return lambda g, f: g.pay_per_building(f, h, hh)
             case ast.GoToJail():
-                return lambda g, p, ctx: g.go_to_jail(p)
+                return lambda g, f: g.go_to_jail(f.player, f.rule)
             case ast.AdvanceTo(name):
                 dest = self.space(name)
-                return lambda g, p, ctx: g.advance_to(p, dest)
+                return lambda g, f: g.advance_to(f.player, dest, f)
             case ast.AdvanceToNearest(kind, factor, dice_mult):
                 table = self.nearest(kind)
                 rent = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
-                return lambda g, p, ctx: g.advance_to(p, table[g.state.position[p]], rent)
-            case ast.MoveBy(steps):
-                return lambda g, p, ctx: g.move_by(p, steps)
+                return lambda g, f: g.advance_to(f.player, table[g.state.position[f.player]], f,
+                                                 rent)
+            case ast.MoveBy(int(steps)):
+                return lambda g, f: g.move_by(f.player, steps, f)
+            case ast.MoveBy(expr, _, back):
+                v = evaluate.expression(self, expr)
+                sign = -1 if back else 1
+
+                def move(g, f):
+                    steps = v(g, f)
+                    if steps:
+                        g.move_by(f.player, sign * steps, f)
+                return move
             case ast.Draw(deck):
                 if deck.value not in self.decks:
                     raise RuleError("E105", f"unknown deck '{deck.value}'", deck.span)
                 index = self.decks[deck.value]
-                return lambda g, p, ctx: g.draw(p, index)
+                return lambda g, f: g.draw(f, index)
             case ast.BuyOrAuction(auction):
                 return Game.offer_here if auction else Game.offer_here_no_auction
             case ast.PayRent(factor) if self.rent_mods is not None:
@@ -402,28 +499,28 @@ class _Env:
             case ast.PayRent(1):
                 return Game.pay_rent
             case ast.PayRent(factor):
-                return lambda g, p, ctx: g.pay_rent(p, ctx, factor)
+                return lambda g, f: g.pay_rent(f, factor)
             case ast.RollAgain():
                 return _roll_again
             case ast.Nothing():
                 return None
             case ast.MoveTokenNext(token, kind):
                 t, table = self.token(token), self.nearest(kind)
-                return lambda g, p, ctx: tk.move_token_next(g, t, table)
+                return lambda g, f: tk.move_token_next(g, t, table, f)
             case ast.MoveTokenBy(token, die, onto):
                 t, d = self.token(token), self.die(die)
                 kinds = self.kind_table(onto) if onto is not None else None
-                return lambda g, p, ctx: tk.move_token_by(g, t, d, kinds)
+                return lambda g, f: tk.move_token_by(g, t, d, kinds, f)
             case ast.PlaceToken(kind):
                 spaces = tuple(q for q, yes in enumerate(self.kind_table(kind)[0]) if yes)
-                return lambda g, p, ctx: tk.place_token(g, p, spaces)
+                return lambda g, f: tk.place_token(g, f, spaces)
             case ast.Battle(die):
                 d = self.die(die)
-                return lambda g, p, ctx: tk.battle(g, p, d)
+                return lambda g, f: tk.battle(g, f, d)
             case ast.ClaimFree():
                 return tk.claim_free
             case ast.RollDice():
-                return lambda g, p, ctx: tk.roll_dice(g, p)
+                return _then_rolled(())
             case ast.MultiplyRent():
                 return None  # folded into `pay rent` by _rent_mods
             case ast.KeepJailCard():
@@ -432,33 +529,61 @@ class _Env:
         raise NotImplementedError(f"effect {type(e).__name__}")  # a parser/compiler gap
 
     def deck(self, d: ast.Deck) -> Deck:
+        """A deck's cards: each card's effects, called by Game.draw with the firing of the
+        draw by the card ("card ID")."""
         cards = []
         for c in d.cards:
             keep = any(isinstance(e, ast.KeepJailCard) for e in c.effects)
-            name = f"card {c.id.value}"
-            effects = []
-            for e in c.effects:
-                if isinstance(e, ast.KeepJailCard):
-                    continue
-                fn = self.effect(e)
-                if fn is not None:
-                    effects.append(_named(name, fn))
-            cards.append(Card(c.id.value, c.title.value, tuple(effects), keep))
+            effects = self.effects([e for e in c.effects if not isinstance(e, ast.KeepJailCard)])
+            cards.append(Card(c.id.value, c.title.value, effects, keep))
         return Deck(d.name.value, tuple(cards))
 
 
 def _modified_rent(mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
 
-    def pay(g, p, ctx):
-        pos = g.state.position[p]
-        f = factor
+    def pay(g, f):
+        pos = g.state.position[f.player]
+        times = factor
         for tests, mult in mods[pos]:
-            if all(test(g, p) for test in tests):
-                f *= mult
-        g.pay_rent(p, ctx, f)
+            if all(test(g, f) for test in tests):
+                times *= mult
+        g.pay_rent(f, times)
 
     return pay
+
+
+def _jailed(conditions) -> bool | None:
+    """Whether a `when a player rolls` holds only in jail (True: a conjunct `the player is
+    in jail`) or only out of it (False: `is not in jail`), else None: its hook goes only
+    with the throws it can hold on."""
+    for c in conditions:
+        for part in (c.conds if type(c) is ast.And else (c,)):
+            negated = False
+            if type(part) is ast.Not:
+                part, negated = part.cond, True
+            if type(part) is ast.Condition and part.test == "in_jail" \
+                    and part.subject == "player":
+                return part.negated == negated
+    return None
+
+
+def _worth_share(option) -> bool:
+    """`N% of worth` or `N% of the player's worth`: an option computed after the choice."""
+    return type(option) is ast.PercentOfWorth or (
+        type(option) is ast.PercentOf and option.operand == ast.Possessive("player", "worth"))
+
+
+def _fixed_option(option):
+    """An option of a tax choice as the agent is shown it, if known before the game: money
+    ("money", N) or a share of worth ("worth", P); None for an expression read at the time."""
+    if type(option) is ast.Money:
+        return ("money", option.amount)
+    if type(option) is ast.PercentOfWorth:
+        return ("worth", option.percent)
+    if type(option) is ast.PercentOf and _worth_share(option):
+        return ("worth", option.percent)
+    return None
 
 
 def _first_ahead(targets: list[int], pos: int, n: int) -> int:
@@ -466,55 +591,27 @@ def _first_ahead(targets: list[int], pos: int, n: int) -> int:
     return min(targets, key=lambda t: (t - pos - 1) % n)
 
 
-def _roll_again(g, p, ctx):
+def _roll_again(g, f):
     g.again = True
 
 
-def _count_lap(g, p, ctx):
-    g.state.laps[p] += 1
+def _count_lap(g, f):
+    g.state.laps[f.player] += 1
 
 
-def _single(name, effect, owner, tests):
-    """The common shapes of a hook, one effect and at most an owner filter, made direct."""
-    if not tests:
-        def hook(g, p, ctx):
-            g.rule = name
-            effect(g, p, ctx)
-    elif owner == "nobody":
-        def hook(g, p, ctx):
-            if g._landed_owner < 0:
-                g.rule = name
-                effect(g, p, ctx)
-    elif owner == "other":
-        def hook(g, p, ctx):
-            o = g._landed_owner
-            if o >= 0 and o != p:
-                g.rule = name
-                effect(g, p, ctx)
-    else:
-        (test,) = tests
+def _then_rolled(effects: tuple):
+    """`roll the dice`, then the effects after it with the firing of the new throw."""
 
-        def hook(g, p, ctx):
-            if test(g, p):
-                g.rule = name
-                effect(g, p, ctx)
-    return hook
+    def roll(g, f):
+        g.roll(f.player, f.rule)
+        thrown = f.thrown(g.last_roll, g.dice_total)
+        for effect in effects:
+            effect(g, thrown)
+            if g.stop:
+                return
+
+    return roll
 
 
-def _named(name, fn):
-    def effect(g, p, ctx):
-        g.rule = name
-        fn(g, p, ctx)
-    return effect
-
-
-def _owner_test(owner: str):
-    """The owner filter of a landing event, judged on the owner at the moment of landing."""
-    if owner == "nobody":
-        return lambda g, p: g._landed_owner < 0
-    if owner == "other":
-        def other(g, p):
-            o = g._landed_owner
-            return o >= 0 and o != p
-        return other
-    return lambda g, p: g._landed_owner == p
+# the owner filter of `a property owned by ...`, judged on the owner at the moment of landing
+_OWNERS = {"nobody": NOBODY, "other": OTHER, "self": OWN}

@@ -138,30 +138,29 @@ _SIMPLE = (ast.TurnEnds, ast.SentToJail, ast.JailTurn, ast.LeavesJail, ast.DeedC
 
 
 def _highest_roll(env, e):
-    def first_player(g, p, box):
-        tie = co.highest_roll(g, MAX_TIES)
-        if type(box) is list:  # the setup's record of a tie-break
-            box[0] = tie
+    def first_player(g, f):
+        tie = co.highest_roll(g, MAX_TIES, f.rule)
+        g._first = (f.rule, tie)  # the setup logs who starts, by this rule
     return first_player
 
 
 def _deal(env, e: ast.DealDeeds):
     count, paid = e.count, not e.free
-    return lambda g, p, ctx: deal_deeds(g, count, paid)
+    return lambda g, f: deal_deeds(g, count, paid, f.rule)
 
 
 def _instruction_only(env, e):
     return None  # read by the engine as an instruction (`course`), never run
 
 
-# One factory (env, node) -> closure(game, seat, ctx) per effect of vocab/game_events.py.
+# One factory (env, node) -> closure(game, firing) per effect of vocab/game_events.py.
 EFFECTS = {
-    ast.ShuffleDecks: lambda env, e: lambda g, p, ctx: co.shuffle_decks(g),
+    ast.ShuffleDecks: lambda env, e: lambda g, f: co.shuffle_decks(g, f.rule),
     ast.HighestRollStarts: _highest_roll,
     ast.DealDeeds: _deal,
-    ast.LeaveJail: lambda env, e: lambda g, p, ctx: co.leave_jail(g, p),
-    ast.PayFine: lambda env, e: lambda g, p, ctx: co.pay_fine(g, p),
-    ast.LiftOrInterest: lambda env, e: lambda g, p, ctx: co.lift_or_interest(g, p, ctx),
+    ast.LeaveJail: lambda env, e: co.leave_jail,
+    ast.PayFine: lambda env, e: co.pay_fine,
+    ast.LiftOrInterest: lambda env, e: co.lift_or_interest,
     ast.AuctionBuilding: _instruction_only,
     ast.BankAuctionsLots: _instruction_only,
     ast.EverythingToCreditor: _instruction_only,

@@ -39,7 +39,7 @@ def explanation(code: str) -> str:
 
 _ROLE_NAMES = {"event": "an event", "condition": "a condition", "effect": "an effect",
                "amount": "an amount", "target": "a target (a space an event happens on)",
-               "token": "a token reference"}
+               "token": "a token reference", "factor": "a value of an expression"}
 _FACTS = {
     "moves": "moves the player's pawn, which lands (a chain of rules may follow)",
     "draws": "draws a card (a chain of rules may follow)",
@@ -51,7 +51,9 @@ _FACTS = {
 }
 # How a few words of a primitive are tried as a whole line, to find which one they are.
 _TRIES = ("rule r:\n  when {}: nothing\n", "rule r:\n  when a turn starts: {}\n",
-          "rule r:\n  when a turn starts if {}: nothing\n", "rule r:\n  when a turn starts unless {}: nothing\n")
+          "rule r:\n  when a turn starts if {} is 0: nothing\n",
+          "rule r:\n  when a turn starts if {}: nothing\n",
+          "rule r:\n  when a turn starts unless {}: nothing\n")
 
 
 def find(text: str) -> list:

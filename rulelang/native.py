@@ -27,6 +27,7 @@ GROUP = "rulelang._native"  # the group the compiled modules share a library in
 # compiled together; settings.py and tables.py hold frozen attrs classes, which stay Python
 MODULES = (
     "rulelang.engine.state",
+    "rulelang.engine.firing",
     "rulelang.engine.holdings",
     "rulelang.engine.game",
     "rulelang.engine.actions",

@@ -27,15 +27,15 @@ from lark.exceptions import (
 )
 from lark.indenter import Indenter
 
-from rulelang import ast, cache, parse_errors, vocab
+from rulelang import ast, cache, parse_errors, units, vocab
 from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import read_rules
 from rulelang.recover import recover, shift, without_comment
 from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
-           "COMMAND_LINE",
-           "MAX_DEPTH", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS", "MAX_FACES", "MAX_RENTS"]
+           "COMMAND_LINE", "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS",
+           "MAX_FACES", "MAX_RENTS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
 
@@ -45,6 +45,7 @@ _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
 # deeper than MAX_DEPTH (E018) and lists longer than the others (E209) are coded errors,
 # found while the text is read, before a parse tree or an AST of that size exists.
 MAX_DEPTH = 50  # blocks inside blocks (options within options)
+MAX_NESTING = 16  # parentheses and prefix `not` within one condition (E019)
 MAX_BLOCK_LINES = 10_000  # lines directly in one block: spaces, cards, a rule's lines
 MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, characters
 MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
@@ -88,13 +89,16 @@ class _Indenter(Indenter):
         token = None
         head = None
         count = in_item = 0
+        nesting = _Nesting(self)
         for token in stream:
             if token.type == self.NL_type:
                 yield from self.handle_NL(token, head)
                 head, count = None, 0
+                nesting.reset()
                 if len(self.indent_level) == 1:
                     in_item = 0
                 continue
+            nesting.see(token)
             if head is None:
                 head = token
             count += 1
@@ -162,6 +166,55 @@ class _Indenter(Indenter):
                             self._span(opener, opener.line, opener.column),
                             hint="no printed game needs a block this long: split it, or "
                             "check that the file is a rulebook")
+
+
+class _Nesting:
+    """E019: a condition nested deeper than MAX_NESTING by `(` and prefix `not`, counted on
+    the tokens of a line before any tree is built (the builder's transformer is recursive).
+
+    A prefix `not` (after `if`, `unless`, `and`, `or`, `(` or another prefix `not`) opens a
+    level that closes with its operand: an atom, or the parenthesised condition after it."""
+
+    __slots__ = ("indenter", "held", "pending", "prefix")
+
+    def __init__(self, indenter: "_Indenter") -> None:
+        self.indenter = indenter
+        self.reset()
+
+    def reset(self) -> None:
+        self.held: list[int] = []  # per open `(`: the prefix `not`s it closes with
+        self.pending = 0  # prefix `not`s waiting for their operand
+        self.prefix = False  # whether a prefix `not` may come next
+
+    def see(self, token: Token) -> None:
+        kind = token.type
+        if kind == "NOT" and self.prefix:
+            self.pending += 1
+            self._deepest(token)
+        elif kind in ("IF", "UNLESS") or (kind != "NAME" and token.value in ("and", "or")):
+            self.prefix = True
+            return
+        elif token.value == "(" and kind != "STRING":
+            self.held.append(self.pending)
+            self.pending = 0
+            self.prefix = True
+            self._deepest(token)
+            return
+        elif token.value == ")" and kind != "STRING":
+            if self.held:
+                self.held.pop()
+            self.pending = 0
+        else:
+            self.pending = 0
+        self.prefix = kind == "NOT" and self.prefix
+
+    def _deepest(self, token: Token) -> None:
+        depth = len(self.held) + sum(self.held) + self.pending
+        if depth > MAX_NESTING:
+            raise RuleError("E019", f"this condition is nested more than {MAX_NESTING} deep",
+                            self.indenter._span(token, token.line, token.column),
+                            hint="flatten it with 'and' and 'or': 'not (A or B)' is 'not A "
+                            "and not B'")
 
 
 class _SkipLayout:
@@ -502,14 +555,28 @@ _AMOUNTS = {"price": ("price", "a price"), "mortgage": ("mortgage", "a mortgage 
 
 
 def _payment(b: "_Builder", item, what: str):
-    """One amount paid: money, a node (`10% of worth`), or a bare percentage (E205)."""
+    """One amount paid: money, an expression of money (`10% of worth`), or a bare percentage
+    (E205)."""
     if not isinstance(item, Token):
-        return item
+        return _of_unit(b, item, "money", what)
     if item.type == "PERCENT":
         b._error("E205", "expected money or a percentage of worth, found "
                  f"'{item.value}'", b._tspan(item), hint=f"write '{item.value} of worth'")
         return None
     return b._money(item, what)
+
+
+def _from_pot(effect):
+    """`collect the pot "P"` (or `collect N% of the pot "P"`) takes it out of the pot: a
+    CollectPot, not money from the bank."""
+    if type(effect) is not ast.Collect or effect.source != "bank":
+        return effect
+    amount = effect.amount
+    if type(amount) is ast.PotAmount:
+        return ast.CollectPot(amount.pot, effect.span)
+    if type(amount) is ast.PercentOf and type(amount.operand) is ast.PotAmount:
+        return ast.CollectPot(amount.operand.pot, effect.span, amount.percent)
+    return effect
 
 
 def _count(b: "_Builder", tok: Token, param: vocab.Param, negated: bool):
@@ -519,13 +586,51 @@ def _count(b: "_Builder", tok: Token, param: vocab.Param, negated: bool):
     return b._quantity(tok, "INT", param.what, hint)
 
 
+def _of_unit(b: "_Builder", node, want: str, what: str):
+    """An expression's node where `want` ("money", "count") is expected: E205 if its unit
+    differs (`pay 4 times the dice total`: hint `$4 times the dice total`)."""
+    found = units.unit(node)
+    if found != want and id(node) not in b.unit_errors:
+        hint = None
+        if want == "money" and isinstance(node, ast.Times) and found == "count":
+            hint = f"write '${node.factor} times {units.shown(node.operand)}'"
+        elif want == "money" and isinstance(node, ast.PerOwned):
+            hint = f"write '${node.amount} per {node.thing.name} the {node.subject} owns'"
+        b._error("E205", f"{what} is {units.UNIT_NAMES[want]}, found "
+                 f"{units.UNIT_NAMES.get(found, 'no value')} '{units.shown(node)}'", node.span,
+                 hint=hint)
+    return node
+
+
+def _amount(b: "_Builder", item, param: vocab.Param, negated: bool):
+    """An amount of money: `$50` (Money) or an expression of money."""
+    if isinstance(item, Token):
+        return b._money(item, param.what)
+    return _of_unit(b, item, "money", param.what)
+
+
+def _steps(b: "_Builder", item, param: vocab.Param, negated: bool):
+    """A number of spaces: `3` (an int) or an expression of a count."""
+    if isinstance(item, Token):
+        return _count(b, item, param, negated)
+    return _of_unit(b, item, "count", param.what)
+
+
 # How the builder converts the item of each parameter type: (builder, item or items, param,
 # whether the form negates it) -> value. A test holds these keys equal to vocab.TYPES.
 _CONVERT: dict[str, Callable] = {
     "money": lambda b, t, p, n: b._money(t, p.what),
+    "money_first": lambda b, t, p, n: b._money(t, p.what),
+    "amount": _amount,
     "payment": lambda b, t, p, n: _payment(b, t, p.what) or ast.Money(0, b._tspan(t)),
     "amounts": lambda b, ts, p, n: tuple(a for a in (_payment(b, t, p.what) for t in ts)
                                          if a is not None),
+    "steps": _steps,
+    "value": lambda b, t, p, n: b._literal(t) if isinstance(t, Token) else t,
+    "who": lambda b, t, p, n: t,
+    "thing": lambda b, t, p, n: b._name(t),
+    "comparison": lambda b, t, p, n: t,
+    "ordinal": lambda b, t, p, n: t,
     "count": _count,
     "percent": lambda b, t, p, n: b._int(t),
     "multiplier": lambda b, t, p, n: b._int(t),
@@ -550,6 +655,7 @@ class _Builder(Transformer):
         # One int per line number and one str per name, shared by every span and node that
         # holds them: in a long file of short lines, these copies were a third of the AST.
         self._numbers: dict[int, int] = {}
+        self.unit_errors: set[int] = set()  # nodes already reported as E210
 
     def _call_userfunc(self, tree, new_children=None):
         # Lark's, but each alias's method is looked up once per builder: Lark wraps a
@@ -590,6 +696,9 @@ class _Builder(Transformer):
             kwargs = dict(fixed)
             for i, (field, convert, param, rest, negated) in enumerate(slots):
                 value = convert(self, ch[i:] if rest else ch[i], param, negated)
+                if negated and not isinstance(value, int):
+                    kwargs["back"] = True  # `move back` an expression
+                    negated = False
                 kwargs[field] = -value if negated else value
             if p.modifies is not None:
                 (value,) = [kwargs[s[0]] for s in slots]
@@ -876,10 +985,124 @@ class _Builder(Transformer):
         return tuple(out)
 
     def condition(self, meta, ch):
-        # `unless` negates the test, and so does its `not`: `unless the player is not in jail`.
-        node = ch[1]
-        return attrs.evolve(node, negated=node.negated != (ch[0].type == "UNLESS"),
-                            span=self._span(meta))
+        # `unless` negates the test, and so does its `not`: `unless the player is not in jail`;
+        # `unless` before any other condition is `if not (...)`.
+        node, unless, span = ch[1], ch[0].type == "UNLESS", self._span(meta)
+        if isinstance(node, ast.Condition):
+            return attrs.evolve(node, negated=node.negated != unless, span=span)
+        if unless:
+            return ast.Not(node, span)
+        return attrs.evolve(node, span=span)
+
+    def or_(self, meta, ch):
+        return ast.Or(tuple(ch), self._span(meta))
+
+    def and_(self, meta, ch):
+        return ast.And(tuple(ch), self._span(meta))
+
+    def not_(self, meta, ch):
+        return ast.Not(ch[-1], self._span(meta))
+
+    # -- expressions (the operators; the factors are the vocabulary's)
+
+    def plus(self, meta, ch):
+        terms = tuple(self._literal(t) if isinstance(t, Token) else t for t in ch)
+        first = units.unit(terms[0])
+        for t in terms[1:]:
+            u = units.unit(t)
+            if u != first:
+                self._error("E210", f"this sum adds {units.UNIT_NAMES.get(u, u)} "
+                            f"'{units.shown(t)}' to {units.UNIT_NAMES.get(first, first)} "
+                            f"'{units.shown(terms[0])}'", self._span(meta),
+                            hint="add values of one unit: money to money, counts to counts")
+                self.unit_errors.add(id(node := ast.Plus(terms, self._span(meta))))
+                return node
+        return ast.Plus(terms, self._span(meta))
+
+    def times(self, meta, ch):
+        tok, operand = ch[0], self._operand(ch[1])
+        n = self._int(tok)
+        u = units.unit(operand)
+        span = self._span(meta)
+        bad = (tok.type == "MONEY" and u != "count") or (tok.type == "INT" and u == "percent")
+        if tok.type == "MONEY" and u != "count":
+            self._error("E210", f"money times a count is money, found {tok.value} times "
+                        f"{units.UNIT_NAMES.get(u, u)} '{units.shown(operand)}'", span,
+                        hint=f"write '{n} times {units.shown(operand)}'" if u == "money"
+                        else "multiply money by a count")
+        elif tok.type == "INT" and u == "percent":
+            self._error("E210", f"{n} times a percentage is no amount, found "
+                        f"'{units.shown(operand)}'", span,
+                        hint="a percentage is taken of an amount: N% of ...")
+        node = ast.Times(n, "money" if tok.type == "MONEY" else "count", operand, span)
+        if bad:
+            self.unit_errors.add(id(node))
+        return node
+
+    def percent_of(self, meta, ch):
+        operand = self._operand(ch[1])
+        span = self._span(meta)
+        bad = units.unit(operand) == "percent"
+        if bad:
+            self._error("E210", f"a percentage is taken of money or a count, found a "
+                        f"percentage '{units.shown(operand)}'", span,
+                        hint="write the percentage of an amount: 10% of the player's cash")
+        node = ast.PercentOf(self._int(ch[0]), operand, span)
+        if bad:
+            self.unit_errors.add(id(node))
+        return node
+
+    def per_owned(self, meta, ch):
+        tok, thing, who = ch
+        return ast.PerOwned(self._int(tok), "money" if tok.type == "MONEY" else "count",
+                            self._name(thing), who, self._span(meta))
+
+    def _operand(self, item):
+        return self._literal(item) if isinstance(item, Token) else item
+
+    def _literal(self, tok: Token):
+        """A MONEY, INT or PERCENT token in an expression, as its value node."""
+        cls = {"MONEY": ast.Money, "INT": ast.Count, "PERCENT": ast.Percent}[tok.type]
+        return cls(self._int(tok), self._tspan(tok))
+
+    def who_player(self, meta, ch):
+        return "player"
+
+    def who_owner(self, meta, ch):
+        return "owner"
+
+    def who_partner(self, meta, ch):
+        return "partner"
+
+    def cmp_ge(self, meta, ch):
+        return "ge"
+
+    def cmp_le(self, meta, ch):
+        return "le"
+
+    def cmp_gt(self, meta, ch):
+        return "gt"
+
+    def cmp_lt(self, meta, ch):
+        return "lt"
+
+    def first(self, meta, ch):
+        return 1
+
+    def second(self, meta, ch):
+        return 2
+
+    def third(self, meta, ch):
+        return 3
+
+    def fourth(self, meta, ch):
+        return 4
+
+    def fifth(self, meta, ch):
+        return 5
+
+    def sixth(self, meta, ch):
+        return 6
 
     # -- effects
 
@@ -887,7 +1110,7 @@ class _Builder(Transformer):
         out: list = []
         for item in ch:
             if not isinstance(item, _Modifier):
-                out.append(item)
+                out.append(_from_pot(item))
                 continue
             prev = out[-1] if out else None
             modifier = item.primitive

@@ -141,7 +141,17 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
         return RuleError("E002", "unexpected indentation", span,
                          hint="only the lines of a block (after a line ending in ':') are "
                          "indented, all by the same amount")
+    literals = {lit for _, lit in expected if lit is not None}
+    if "is" in literals and literals <= _AFTER_VALUE:
+        # `if the dice total is 7 or 11`: a number after `or` starts a new comparison.
+        return RuleError("E002", f"expected {_describe(expected)}, found {found}", span,
+                         hint="a comparison is one test: repeat it, e.g. the dice total is 7 "
+                         "or the dice total is 11")
     return RuleError("E002", f"expected {_describe(expected)}, found {found}", span)
+
+
+# What may follow a value at the start of a condition: a comparison, or more expression.
+_AFTER_VALUE = {"is", "are", "plus", "times", "per", "of"}
 
 
 def _opened_here(opener, span: Span) -> tuple[str, Span]:

@@ -37,7 +37,7 @@ VERSION = 1  # the newest save format this version reads and the one it writes
 _HEAD = f'{{"format":"{FORMAT}"'  # how every save this module writes begins
 
 # The game's own fields that the rest of a game depends on, beyond its state and generator.
-PROGRESS = ("over", "end_reason", "winner", "rule", "version", "seat_version", "last_roll",
+PROGRESS = ("over", "end_reason", "winner", "version", "seat_version", "last_roll",
             "dice_total")
 
 
@@ -61,6 +61,8 @@ class Progress:
     over: bool
     end_reason: str | None
     winner: int | None
+    # a game saved between two turns is at the turn's hand: the engine keeps no cause of its
+    # own since every event carries its firing; the field stays for the saves of version 1
     rule: str
     version: int
     seat_version: list[int]
@@ -262,7 +264,7 @@ def dumps(game: Game) -> str:
         rulebook=_reference(game.rulebook),
         seed=game.seed,
         max_turns=game.max_turns,
-        progress=Progress(**{name: getattr(game, name) for name in PROGRESS}),
+        progress=Progress(rule="turn", **{name: getattr(game, name) for name in PROGRESS}),
         rng=_generator(game.rng),
         agents=[SavedAgent(getattr(a, "name", type(a).__name__), _kind(a), _agent_state(a, i))
                 for i, a in enumerate(game.agents)],

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import rulelang
 from rulelang.engine.endings import BOUNDS
+from rulelang.engine.firing import ENGINE_CAUSES
 from rulelang.engine.game import Game
+from rulelang.engine.settings import SETTINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS_DIR = ROOT / "rulesets"
@@ -32,6 +34,13 @@ TALLY: Counter = Counter()
 def ruleset_paths() -> list[str]:
     """Every rulebook in rulesets/, its subfolders included, relative to the project root."""
     return sorted(str(p.relative_to(ROOT)) for p in RULESETS_DIR.glob("**/*.rules"))
+
+
+def causes(rb: rulelang.Rulebook) -> set[str]:
+    """What an event or a refusal may name as its cause: a rule of the rulebook, a card
+    ("card ID"), what decides a setting ("set NAME", "default NAME") or the engine itself."""
+    return (set(rb.rule_names) | {c.rule for d in rb.decks for c in d.cards}
+            | {rb.origin(name) for name in SETTINGS} | set(ENGINE_CAUSES))
 
 
 class Violation(AssertionError):
@@ -51,6 +60,7 @@ class Checker:
 
     def bind(self, game: Game, rb: rulelang.Rulebook) -> None:
         self.game = game
+        self.causes = causes(rb)
         self.street_groups = [
             members for members in rb.groups if rb.spaces[members[0]].kind == "street"
         ]
@@ -65,8 +75,8 @@ class Checker:
         self._last = line
         event = json.loads(line)
         kind = event["event"]
-        if not event.get("rule"):
-            self.fail("the event names no rule")
+        if event.get("rule") not in self.causes:
+            self.fail(f"the event names no cause of the rulebook: {event.get('rule')!r}")
         if self.ends:
             self.fail("an event after the end of the game")
         if kind == "bankrupt":

@@ -128,6 +128,103 @@ def variants(draw, ruleset: str, options: tuple[str, ...]):
     return body, chosen, new_dice
 
 
+# ---------------------------------------------------------------- conditions and expressions
+# Drawn well typed when a unit is asked for (mostly clean, so that games evaluate them), of
+# any unit and any subject otherwise (mostly errors, for the checker).
+
+_WHO = ("player", "owner", "partner")
+_THINGS = ("house", "houses", "hotel", "building", "buildings", "railroad", "railroads",
+           "street", "streets", "utilities", "property", "properties", "castle")
+_CMPS = ("", "at least ", "at most ", "more than ", "less than ")
+_FACTORS = {
+    "money": ('the pot "Jackpot"', "the space's price", "the space's mortgage",
+              "the {who}'s cash", "the {who}'s worth", "the {who}'s net worth"),
+    "count": ("the dice total", 'die "first"', 'die "second"', "the first die",
+              "the second die", "the number of bankruptcies", "the number of players",
+              "the {who}'s laps", "the {who}'s turns", "the {who}'s turns in jail",
+              "the {who}'s doubles in a row", "the number of {thing} the {who} owns"),
+    "percent": (),
+}
+_LOTS = ("the space", "a lot of the group", "no lot of the group", "every lot of the group")
+_COMPARISONS = ("is", "is not", "are", "is at least", "is at most", "is more than",
+                "is less than")
+_BAD = ('die "third"', "the sixth die", "the number of castles the player owns")
+
+
+@st.composite
+def values(draw, unit: str | None = None, who=_WHO) -> str:
+    """A value of an expression (a factor): of that unit, or of any unit and form."""
+    u = unit or draw(st.sampled_from(("money", "count", "percent", "bad")))
+    n = draw(st.integers(0, 600 if u == "money" else 12))
+    literal = {"money": f"${n}", "count": str(n), "percent": f"{n}%", "bad": f"{n}"}[u]
+    if u in ("percent", "bad") or draw(st.booleans()):
+        return draw(st.sampled_from(_BAD)) if u == "bad" and draw(st.booleans()) else literal
+    return draw(st.sampled_from(_FACTORS[u])).format(
+        who=draw(st.sampled_from(who)), thing=draw(st.sampled_from(_THINGS[:-1])))
+
+
+@st.composite
+def expressions(draw, unit: str | None = None, who=_WHO) -> str:
+    """An expression: a sum of one to three terms, each a value or a product."""
+    u = unit or draw(st.sampled_from(("money", "count")))
+
+    def term():
+        kind = draw(st.sampled_from(("value", "times", "percent", "per", "money times")))
+        n = draw(st.integers(0, 12))
+        if kind == "times":
+            return f"{n} times {draw(values(unit and u, who))}"
+        if kind == "money times" and u == "money":
+            return f"${n} times {draw(values(unit and 'count', who))}"
+        if kind == "percent":
+            return f"{n * 10}% of {draw(values(unit and u, who))}"
+        if kind == "per":
+            thing = draw(st.sampled_from(_THINGS if unit is None else _THINGS[:-1]))
+            return f"{'$' if u == 'money' else ''}{n} per {thing} the " \
+                f"{draw(st.sampled_from(who))} owns"
+        return draw(values(unit and u, who))
+    return " plus ".join(term() for _ in range(draw(st.integers(1, 3))))
+
+
+@st.composite
+def atoms(draw, typed: bool = False, who=_WHO) -> str:
+    """An atom of a condition (its comparisons well typed if `typed`)."""
+    w = draw(st.sampled_from(who))
+    thing = draw(st.sampled_from(_THINGS if not typed else _THINGS[:-1]))
+    cmp = draw(st.sampled_from(_CMPS))
+    k = draw(st.integers(0, 5))
+    lot = draw(st.sampled_from(("is mortgaged", "is not mortgaged", f"has no {thing}",
+                                f"has a {thing}", f"has {cmp}{k} {thing}")))
+    unit = draw(st.sampled_from(("money", "count"))) if typed else None
+    return draw(st.sampled_from((
+        f"the {w} is in jail", f"the {w} is not in jail", f"the {w} has completed a lap",
+        f"the {w} has no jail turn left", f"the {w} holds the whole group",
+        f"the {w} owns the space", f"the {w} owns {cmp}{k} {thing}",
+        f"{draw(st.sampled_from(_LOTS))} {lot}",
+        "the space is a railroad", "the space is a property",
+        "the space has the fewest buildings of the group",
+        "the space has the most buildings of the group", "the dice show doubles",
+        "all dice alike", 'die "first" shows "Star 1"', 'a die shows "Star 2"',
+        f"{draw(expressions(unit, who))} "
+        f"{draw(st.sampled_from(_COMPARISONS))} "
+        f"{draw(expressions(unit, who))}")))
+
+
+@st.composite
+def conditions(draw, depth: int = 2, typed: bool = False, who=_WHO) -> str:
+    """A condition of atoms joined by `and` / `or`, negated and grouped."""
+    parts = []
+    for _ in range(draw(st.integers(1, 3))):
+        if depth and draw(st.booleans()):
+            part = f"({draw(conditions(depth - 1, typed, who))})"
+        else:
+            part = draw(atoms(typed, who))
+        if draw(st.integers(0, 3)) == 0:
+            part = f"not {part}"
+        parts.append(part)
+    joins = [draw(st.sampled_from((" and ", " or "))) for _ in parts[1:]]
+    return parts[0] + "".join(j + p for j, p in zip(joins, parts[1:]))
+
+
 # The events of the game's course and the effects they may carry (vocab/game_events.py),
 # for rulebooks that play them; the checker sorts out the pairs it refuses (E351).
 COURSE_EVENTS = ("a turn ends", "a player is sent to jail", "a player takes a turn in jail",

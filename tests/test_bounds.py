@@ -97,7 +97,7 @@ def test_always_doubles_with_roll_again_ends_at_the_roll_limit(rules):
     turn_rolls = [e for e in events if e["event"] == "roll" and e["rule"] == "turn"]
     assert len(turn_rolls) == MAX_ROLLS
     assert events[-1] == {"turn": 0, "event": "end", "reason": "roll_limit", "winner": None,
-                          "rule": "end"}
+                          "rule": "roll_limit"}
     result = result_of(game)
     assert (result.end_reason, result.winner, result.turns) == ("roll_limit", None, 1)
     assert result.to_json()["end_reason"] == "roll_limit"

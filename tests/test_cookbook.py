@@ -281,6 +281,33 @@ def _sections() -> dict[str, str]:
     return dict(zip(parts[1::2], parts[2::2]))
 
 
+# ------------------------------------------------------------------ rules of the new forms
+
+
+def test_lucky_roller_pays_500_for_snake_eyes_before_the_move():
+    """Lucky Roller: each throw of the turn showing 1 and 1, in jail too, is followed at once
+    by $500 from the bank under the file's rule, before the pawn moves; no other throw is,
+    nor the throws for the first player."""
+    p = Played("lucky_roller.rules", seed=6)
+    paid = [e for e in fired(p, "lucky_roller.rules") if e["event"] == "transfer"]
+    assert paid
+    in_jail = 0
+    for i, e in enumerate(p.events):
+        if e["event"] != "roll":
+            continue
+        after = p.events[i + 1]
+        bonus = after["event"] == "transfer" and after["rule"] == "lucky_roller"
+        if e["rule"] == "turn" and e["dice"] == [1, 1]:
+            assert bonus and (after["source"], after["to"], after["amount"]) == \
+                ("bank", e["player"], 500), after
+            in_jail += p.boards[i][3][e["player"]]
+        else:
+            assert not bonus, (e, after)
+    assert in_jail  # a jailed player threw snake eyes and was paid too
+    assert len(paid) == sum(1 for e in p.events if e["event"] == "roll"
+                            and e["rule"] == "turn" and e["dice"] == [1, 1])
+
+
 def test_cookbook_has_a_section_for_every_house_file():
     """docs/cookbook.md has one section per file of rulesets/house/, naming the file and how
     to play it."""

@@ -8,6 +8,7 @@ import json
 import rulelang
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents
+from invariants import causes
 from scenario import RULESETS, rulebook
 
 RULES = str(RULESETS / "classic_1961.rules")
@@ -27,13 +28,17 @@ def test_turn_cap_is_reported_apart_never_as_a_win():
 
 
 def test_event_log_names_a_rule_for_every_event():
-    """Every logged event says which rule caused it, and money events balance."""
+    """Every logged event names its cause, and money events balance: the starting cash is
+    the `capital` rule's, a dice move the turn's, a card's move the card's."""
     lines = []
     Game(rulebook(), make_agents("default", 4), seed=5, log=lines.append).play()
     events = [json.loads(line) for line in lines]
-    assert all(e["rule"] for e in events)
+    assert all(e["rule"] in causes(rulebook()) for e in events)
     rules = {e["rule"] for e in events}
-    assert {"salary", "rent", "unowned_property", "starting_cash"} <= rules
+    assert {"salary", "rent", "unowned_property", "capital"} <= rules
+    moves = {e["rule"] for e in events if e["event"] == "move"}
+    assert "turn" in moves and moves - {"turn"} and all(m.startswith("card ") for m in moves
+                                                        if m != "turn")
     balance = {}
     for e in events:
         if e["event"] == "transfer":

@@ -191,8 +191,8 @@ rule epilogue:
   when the game ends: nothing
 """, "classic_1961_short.rules")
     calls = []
-    spy = lambda g, p, ctx: calls.append((p, g.over))  # noqa: E731
-    rb = attrs.evolve(rb, course=attrs.evolve(rb.course, game_ends=(spy,)))
+    spy = lambda g, f: calls.append((f.player, g.over))  # noqa: E731
+    rb = attrs.evolve(rb, course=attrs.evolve(rb.course, game_ends=((None, "spy", spy),)))
     g = rulelang.Game(rb, make_agents(MIXED, 4), seed=3).play()
     assert g.end_reason == "bankruptcy" and calls == [(g.winner, False)]
     calls.clear()

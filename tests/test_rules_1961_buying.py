@@ -99,8 +99,8 @@ def test_bid_above_cash_is_refused():
     game = scenario(agents=[Scripted(), Scripted(bids=[501]), Scripted()], cash={1: 500})
     before = copy.deepcopy(attrs.asdict(game.state))
     with pytest.raises(IllegalAction) as err:
-        game.auction(P("Boardwalk"))
-    assert err.value.rule == "auction"
+        game.auction(P("Boardwalk"), "unowned_property")
+    assert err.value.rule == "unowned_property"  # which sets auction_cash_only
     assert attrs.asdict(game.state) == before
     assert total_money(game) == 0
 
@@ -108,7 +108,7 @@ def test_bid_above_cash_is_refused():
 def test_bid_of_all_cash_is_accepted():
     """BIEN SANS PROPRIÉTAIRE: a bid equal to the bidder's cash stands."""
     game = scenario(agents=[Scripted(), Scripted(bids=[500]), Scripted()], cash={1: 500})
-    game.auction(P("Boardwalk"))
+    game.auction(P("Boardwalk"), "unowned_property")
     assert game.state.owner[P("Boardwalk")] == 1 and game.state.cash[1] == 0
     assert total_money(game) == 0
 
@@ -116,10 +116,10 @@ def test_bid_of_all_cash_is_accepted():
 def test_bids_start_at_one_dollar_a_zero_bid_is_no_bid():
     """BIEN SANS PROPRIÉTAIRE: bidding may start at any price from $1; $0 is no bid at all."""
     game = scenario(agents=[Scripted(bids=[0]), Scripted(bids=[0]), Scripted(bids=[0])])
-    game.auction(P("Boardwalk"))
+    game.auction(P("Boardwalk"), "unowned_property")
     assert game.state.owner[P("Boardwalk")] == -1
     game = scenario(agents=[Scripted(bids=[0]), Scripted(bids=[0]), Scripted(bids=[1])])
-    game.auction(P("Boardwalk"))
+    game.auction(P("Boardwalk"), "unowned_property")
     assert game.state.owner[P("Boardwalk")] == 2 and game.state.cash[2] == 1499
     assert total_money(game) == 0
 

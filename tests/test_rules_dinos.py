@@ -75,7 +75,7 @@ def test_auction_opens_at_1_and_is_paid_in_notes():
     game = scenario(name=DINOS, agents=[Scripted(), rich, Scripted()], dice=[(2, 4)])
     with pytest.raises(IllegalAction) as err:
         game.play_turn()
-    assert err.value.rule == "auction" and "cash" in err.value.message
+    assert err.value.rule == "unowned_property" and "cash" in err.value.message
 
 
 def test_bankruptcy_to_the_bank_auctions_the_lots_unmortgaged():
@@ -130,7 +130,7 @@ def test_no_tente_while_a_lot_of_the_group_is_mortgaged():
     """CONSTRUIRE: neither Tente nor 4x4 while a lot of the colour group is mortgaged."""
     game = scenario(name=DINOS, owners={"Park Place": 0, "Boardwalk": 0},
                     mortgaged=["Park Place"])
-    refused(game, 0, Build(P("Boardwalk")), "mortgages")
+    refused(game, 0, Build(P("Boardwalk")), "houses")  # which sets building_on_mortgaged
 
 
 # ------------------------------------------------------------------ the quick game

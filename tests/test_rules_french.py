@@ -47,8 +47,8 @@ def test_double_rent_on_a_whole_unmortgaged_group():
 def test_no_house_while_a_lot_of_the_group_is_mortgaged():
     """Maisons: no house on a group one of whose lots is mortgaged (1961: lift it first)."""
     game = scenario(name=STD, owners=DARK_BLUE, mortgaged=["Park Place"])
-    refused(game, 0, Build(P("Boardwalk")), "mortgages")
-    refused(game, 0, Build(P("Park Place")), "mortgages")
+    refused(game, 0, Build(P("Boardwalk")), "houses")  # which sets building_on_mortgaged
+    refused(game, 0, Build(P("Park Place")), "houses")
 
 
 def test_income_tax_is_a_flat_amount():

@@ -16,6 +16,7 @@ from rulelang import ast, check_flow, parse, vocab
 from rulelang.diagnostics import RuleError, RuleErrors
 from rulelang.vocab import docs as vocab_docs
 from rulelang.vocab.grammar import MARKER
+from rulelang.vocab.spec import INLINE_ARTICLE, POSSESSIVE
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = 'rulebook "T"\n'
@@ -125,17 +126,19 @@ def test_each_form_parses(alias):
     e = vocab.EXPANSIONS[alias]
     samples = {"qty": "$5", "_amount_choice": "$5 or 10% of worth", "PERCENT": "10%",
                "MULT": "x2", "STRING": '"GO"', "NAME": "street", "target": '"GO"',
-               "token_ref": "a token", "NOT": "not"}
+               "token_ref": "a token", "NOT": "not", "expr": "$5", "who": "player",
+               "_thing": "houses", "cmp": "at least", "ordinal": "first",
+               "(MONEY | INT | PERCENT)": "$5"}
     words = []
     for item in e.items:
-        if item is None:
+        if item is None or item == INLINE_ARTICLE:
             words.append("a")
         elif isinstance(item, vocab.Slot):
             t = vocab.TYPES[item.type]
-            words.append("3" if item.type == "count" else samples[t.grammar])
+            words.append("3" if item.type in ("count", "steps") else samples[t.grammar])
         else:
             words.append(item)
-    line = " ".join(words).replace(" ,", ",")
+    line = " ".join(words).replace(" ,", ",").replace(f" {POSSESSIVE}", POSSESSIVE)
     p = e.primitive
     if p.role == "event":
         text = f"when {line}: nothing"
@@ -145,6 +148,8 @@ def test_each_form_parses(alias):
         text = f"when a player {'lands on' if p.role == 'target' else 'meets'} {line}: nothing"
     elif p.role == "amount":
         text = f"when a turn starts: pay $1 or {line}"
+    elif p.role == "factor":
+        text = f"when a turn starts if {line} is {line}: nothing"
     elif p.modifies is not None:
         text = f"when a turn starts: advance to the nearest street, {line}"
     else:
@@ -165,7 +170,8 @@ def _unions() -> dict[str, set]:
         "effect": set(typing.get_args(ast.Effect)),
         "amount": set(typing.get_args(ast.Amount)) - {ast.Money},
         "target": set(typing.get_args(ast.SpaceTarget)),
-        "condition": {ast.Condition},
+        "condition": set(typing.get_args(ast.Atom)),
+        "factor": set(typing.get_args(ast.Factor)),
         "token": {ast.TokenRef},
     }
 
@@ -182,7 +188,10 @@ _STRUCTURE = {"File", "Extends", "Item", "Rule", "Remove", "Option", "Set", "Whe
               "Board", "SpaceDecl", "Die", "Deck", "Card", "TokenDecl", "SideDecl", "Rename",
               "Pot", "Currency", "Program", "Span", "Money", "Count", "Percent", "Flag", "Word",
               "Text", "Range", "Name", "Value", "Statement", "Event", "Effect", "Amount",
-              "SpaceTarget", "NOWHERE"}
+              "SpaceTarget", "NOWHERE",
+              # the operators of expressions and conditions (grammar.lark's skeleton)
+              "Plus", "Times", "PercentOf", "PerOwned", "Not", "And", "Or", "Expr", "Cond",
+              "Atom", "Factor"}
 
 
 @pytest.mark.parametrize("name", ["rulelang.parse", "rulelang.check", "rulelang.check_flow",

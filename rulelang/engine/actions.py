@@ -2,7 +2,9 @@
 
 Each action is a frozen value an agent returns; `apply` checks it against the rules in
 force and raises `IllegalAction`, naming the rule that forbids it, before changing anything.
-Auctions (of deeds and of scarce buildings) live here too.
+A refusal and a log line name the rule whose `set` line decides the matter (the provenance of
+a setting, Rulebook.origin: the rule's name, "set NAME", or "default NAME"). Auctions (of
+deeds and of scarce buildings) live here too.
 """
 
 from __future__ import annotations
@@ -85,12 +87,17 @@ Action = Build | Sell | SellAll | Mortgage | Lift | Trade
 # ------------------------------------------------------------------ helpers
 
 
-def _owned(game: Game, seat, pos, rule="selling"):
+def refusal(game: Game, setting: str, message: str) -> IllegalAction:
+    """The refusal by the rule whose `set` line of `setting` is in force."""
+    return IllegalAction(game.rulebook.origins[setting], message)
+
+
+def _owned(game: Game, seat, pos, setting: str):
     rb = game.rulebook
     if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
-        raise IllegalAction(rule, f"space {pos} is not a property")
+        raise refusal(game, setting, f"space {pos} is not a property")
     if game.state.owner[pos] != seat:
-        raise IllegalAction(rule, f"{rb.spaces[pos].name!r} is not the player's")
+        raise refusal(game, setting, f"{rb.spaces[pos].name!r} is not the player's")
     return rb.spaces[pos]
 
 
@@ -128,9 +135,9 @@ def sale_value(game: Game, cost) -> int:
 def check_build(game: Game, seat, pos) -> tuple[str, int]:
     """('house'|'hotel', cash needed) if the player may build on the lot now."""
     st, s, rb = game.state, game.settings, game.rulebook
-    sp = _owned(game, seat, pos, "houses")
+    sp = _owned(game, seat, pos, "max_houses")
     if sp.kind != "street":
-        raise IllegalAction("houses", f"{sp.name!r} takes no buildings")
+        raise refusal(game, "max_houses", f"{sp.name!r} takes no buildings")
     group = rb.groups[sp.group]
     owner, mortgaged, houses, hotels = st.owner, st.mortgaged, st.houses, st.hotels
     whole, any_mortgaged, lowest, ready = True, False, s.max_houses + 1, True
@@ -147,90 +154,95 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
         if houses[q] < per_hotel:
             ready = False
     if s.building_requires_full_group and not whole:
-        raise IllegalAction("houses", "the player must own the whole group")
+        raise refusal(game, "building_requires_full_group",
+                      "the player must own the whole group")
     extra = 0
     if any_mortgaged:
         if s.building_on_mortgaged == "forbidden":
-            raise IllegalAction("mortgages", "a lot of the group is mortgaged")
+            raise refusal(game, "building_on_mortgaged", "a lot of the group is mortgaged")
         if mortgaged[pos]:
             extra = lift_cost(game, pos)
     if hotels[pos]:
-        raise IllegalAction("hotels", f"{sp.name!r} already has a hotel")
+        raise refusal(game, "houses_per_hotel", f"{sp.name!r} already has a hotel")
     here = houses[pos]
     if s.building_even and lowest < here:
-        raise IllegalAction("houses", "houses must be built evenly across the group")
+        raise refusal(game, "building_even",
+                      "houses must be built evenly across the group")
     if here >= per_hotel:
         if not ready:
-            raise IllegalAction(
-                "hotels", f"a hotel needs {per_hotel} houses on every lot of the group"
-            )
+            raise refusal(game, "houses_per_hotel",
+                          f"a hotel needs {per_hotel} houses on every lot of the group")
         if st.bank_hotels <= 0:
-            raise IllegalAction("building_shortage", "the bank has no hotel left")
+            raise refusal(game, "building_shortage_auction", "the bank has no hotel left")
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
-        raise IllegalAction("building_shortage", "the bank has no house left")
+        raise refusal(game, "building_shortage_auction", "the bank has no house left")
     return "house", sp.house_cost + extra
 
 
 def check_sell(game: Game, seat, pos) -> int:
     st, s, rb = game.state, game.settings, game.rulebook
-    sp = _owned(game, seat, pos, "selling")
+    rule = "building_sale_even"
+    sp = _owned(game, seat, pos, rule)
     if not (st.houses[pos] or st.hotels[pos]):
-        raise IllegalAction("selling", f"{sp.name!r} has no building")
+        raise refusal(game, rule, f"{sp.name!r} has no building")
     here = level(game, pos)
     if s.building_sale_even and any(level(game, q) > here for q in rb.groups[sp.group]):
-        raise IllegalAction("selling", "buildings must be sold evenly across the group")
+        raise refusal(game, rule, "buildings must be sold evenly across the group")
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
-        raise IllegalAction(
-            "selling", "the bank lacks the houses to break the hotel down; sell the group's hotels whole"
-        )
+        raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
+                      "sell the group's hotels whole")
     if st.hotels[pos]:
         return sale_value(game, sp.hotel_cost)
     return sale_value(game, sp.house_cost)
 
 
 def check_mortgage(game: Game, seat, pos) -> int:
-    sp = _owned(game, seat, pos, "mortgages")
+    rule = "mortgage_interest"
+    sp = _owned(game, seat, pos, rule)
     if game.state.mortgaged[pos]:
-        raise IllegalAction("mortgages", f"{sp.name!r} is already mortgaged")
+        raise refusal(game, rule, f"{sp.name!r} is already mortgaged")
     if sp.group >= 0 and group_has_buildings(game, sp.group):
-        raise IllegalAction("mortgages", "sell the group's buildings before mortgaging")
+        raise refusal(game, rule, "sell the group's buildings before mortgaging")
     return sp.mortgage
 
 
 def check_lift(game: Game, seat, pos) -> int:
-    sp = _owned(game, seat, pos, "mortgages")
+    rule = "mortgage_interest"
+    sp = _owned(game, seat, pos, rule)
     if not game.state.mortgaged[pos]:
-        raise IllegalAction("mortgages", f"{sp.name!r} is not mortgaged")
+        raise refusal(game, rule, f"{sp.name!r} is not mortgaged")
     cost = lift_cost(game, pos)
     if game.state.cash[seat] < cost:
-        raise IllegalAction("mortgages", "not enough cash to lift the mortgage")
+        raise refusal(game, rule, "not enough cash to lift the mortgage")
     return cost
 
 
 def check_trade(game: Game, seat, t: Trade) -> None:
     st, s = game.state, game.settings
+    rule = "trading"
     if not s.trading:
-        raise IllegalAction("selling", "trading is not allowed by this rulebook")
+        raise refusal(game, rule, "trading is not allowed by this rulebook")
     p = t.partner
     if not (0 <= p < st.players) or p == seat or st.bankrupt[p]:
-        raise IllegalAction("selling", "the partner must be another player in the game")
+        raise refusal(game, rule, "the partner must be another player in the game")
     if len(set(t.give)) != len(t.give) or len(set(t.take)) != len(t.take):
-        raise IllegalAction("selling", "a deed is listed twice")
+        raise refusal(game, rule, "a deed is listed twice")
     for pos, who in [(q, seat) for q in t.give] + [(q, p) for q in t.take]:
-        sp = _owned(game, who, pos, "selling")
+        sp = _owned(game, who, pos, rule)
         if sp.group >= 0 and group_has_buildings(game, sp.group):
-            raise IllegalAction("selling", f"{sp.name!r}: the group's buildings must be sold first")
+            raise refusal(game, rule, f"{sp.name!r}: the group's buildings must be sold first")
+    cards = "jail_card_tradable"
     if t.give_cards < 0 or t.take_cards < 0:
-        raise IllegalAction("cards", "a card count cannot be negative")
+        raise refusal(game, cards, "a card count cannot be negative")
     if (t.give_cards or t.take_cards) and not s.jail_card_tradable:
-        raise IllegalAction("cards", "jail cards may not be sold")
+        raise refusal(game, cards, "jail cards may not be sold")
     if t.give_cards > len(st.jail_cards[seat]) or t.take_cards > len(st.jail_cards[p]):
-        raise IllegalAction("cards", "the player does not hold that many jail cards")
+        raise refusal(game, cards, "the player does not hold that many jail cards")
     if t.cash > st.cash[seat] or -t.cash > st.cash[p]:
-        raise IllegalAction("no_loans", "cash must be in hand: players never lend")
+        raise refusal(game, "loans", "cash must be in hand: players never lend")
     if not (t.give or t.take or t.cash or t.give_cards or t.take_cards):
-        raise IllegalAction("selling", "an empty trade")
+        raise refusal(game, rule, "an empty trade")
 
 
 # ------------------------------------------------------------------ applying
@@ -239,7 +251,7 @@ def check_trade(game: Game, seat, t: Trade) -> None:
 def apply(game: Game, seat, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
-        raise IllegalAction("bankruptcy", "a bankrupt player cannot act")
+        raise refusal(game, "bankruptcy_to_bank", "a bankrupt player cannot act")
     run = _APPLY.get(type(action))
     if run is None:
         raise IllegalAction("agent", f"not an action: {action!r}")
@@ -250,12 +262,12 @@ def _apply_build(game: Game, seat, action) -> None:
     pos, st = action.pos, game.state
     kind, cost = check_build(game, seat, pos)
     if st.cash[seat] < cost:
-        raise IllegalAction("houses", "not enough cash to build")
+        raise refusal(game, "max_houses", "not enough cash to build")
     # fewer players than buildings left: no shortage, whoever wants them
     if (st.bank_houses if kind == "house" else st.bank_hotels) < st.players:
         s = game.settings
         auction, from_cost, rule = (s.building_shortage_auction, s.building_auction_from_cost,
-                                    "building_shortage")
+                                    game.rulebook.origins["building_shortage_auction"])
         for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
             if ins.auction and ins.holds(game, seat):
                 auction, from_cost, rule = True, from_cost or ins.from_cost, ins.rule
@@ -269,9 +281,10 @@ def _apply_sell(game: Game, seat, action) -> None:
     pos = action.pos
     value = check_sell(game, seat, pos)
     st = game.state
-    game.rule = "selling"
+    rule = game.rulebook.origins["building_sale"]
     game.seat_version[seat] += 1
     hotel = st.hotels[pos] > 0
+    building = "hotel" if hotel else "house"
     if hotel:
         st.hotels[pos] = 0
         st.bank_hotels += 1
@@ -280,19 +293,21 @@ def _apply_sell(game: Game, seat, action) -> None:
     else:
         st.houses[pos] -= 1
         st.bank_houses += 1
-    game.transfer(st.bank, seat, value, "building sale")
+    game.transfer(st.bank, seat, value, "building sale", rule)
     if game._log:
-        game.emit("sell", player=seat, space=game.rulebook.spaces[pos].name)
+        game.emit("sell", rule, player=seat, space=game.rulebook.spaces[pos].name,
+                  building=building)
     sold = game.rulebook.course.sold
     if sold[0] or sold[1]:
-        course.fire(game, sold[hotel], seat, pos)
+        course.fire(game, sold[hotel], seat, pos, building=2 if hotel else 1)
 
 
 def _apply_sell_all(game: Game, seat, action) -> None:
-    sp = _owned(game, seat, action.pos, "selling")
+    rule = "building_sale_even"
+    sp = _owned(game, seat, action.pos, rule)
     if sp.group < 0 or not group_has_buildings(game, sp.group):
-        raise IllegalAction("selling", "the group has no building")
-    _sell_group(game, seat, sp.group)
+        raise refusal(game, rule, "the group has no building")
+    _sell_group(game, seat, sp.group, game.rulebook.origins["building_sale"])
 
 
 def _apply_mortgage(game: Game, seat, action) -> None:
@@ -306,15 +321,15 @@ def _apply_lift(game: Game, seat, action) -> None:
 def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
     """Mortgage the lot (the bank lends `amount`) or lift it (the player repays `amount`)."""
     bank = game.state.bank
-    game.rule = "mortgages"
+    rule = game.rulebook.origins["mortgage_interest"]
     game.set_mortgaged(pos, pledged)
     if game._log:
-        game.emit("mortgage" if pledged else "lift", player=seat,
+        game.emit("mortgage" if pledged else "lift", rule, player=seat,
                   space=game.rulebook.spaces[pos].name)
     if pledged:
-        game.transfer(bank, seat, amount, "mortgage")
+        game.transfer(bank, seat, amount, "mortgage", rule)
     else:
-        game.transfer(seat, bank, amount, "lift mortgage")
+        game.transfer(seat, bank, amount, "lift mortgage", rule)
     c = game.rulebook.course
     hooks = c.mortgage_taken if pledged else c.mortgage_lifted
     if hooks:
@@ -337,40 +352,42 @@ _APPLY = {
 
 
 def _build(game: Game, seat, pos, kind) -> None:
-    st = game.state
+    st, rb = game.state, game.rulebook
     game.seat_version[seat] += 1
-    sp = game.rulebook.spaces[pos]
-    game.rule = "houses" if kind == "house" else "hotels"
+    sp = rb.spaces[pos]
     if st.mortgaged[pos]:
-        game.rule = "mortgages"
+        lifted = rb.origins["building_on_mortgaged"]
         game.set_mortgaged(pos, False)
         if game._log:
-            game.emit("lift", player=seat, space=sp.name)
-        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
+            game.emit("lift", lifted, player=seat, space=sp.name)
+        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", lifted)
         if game.rulebook.course.mortgage_lifted:
             course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
             if st.bankrupt[seat]:
                 return
     if kind == "hotel":
+        rule = rb.origins["houses_per_hotel"]
         st.bank_houses += st.houses[pos]
         st.houses[pos] = 0
         st.hotels[pos] = 1
         st.bank_hotels -= 1
-        game.transfer(seat, st.bank, sp.hotel_cost, "hotel")
+        game.transfer(seat, st.bank, sp.hotel_cost, "hotel", rule)
     else:
+        rule = rb.origins["max_houses"]
         st.houses[pos] += 1
         st.bank_houses -= 1
-        game.transfer(seat, st.bank, sp.house_cost, "house")
+        game.transfer(seat, st.bank, sp.house_cost, "house", rule)
     if game._log:
-        game.emit("build", player=seat, space=sp.name, building=kind)
+        game.emit("build", rule, player=seat, space=sp.name, building=kind)
     c = game.rulebook.course
     if c.any_building:
-        course.fire(game, c.built[kind == "hotel"], seat, pos)
+        course.fire(game, c.built[kind == "hotel"], seat, pos,
+                    building=2 if kind == "hotel" else 1)
 
 
-def _shortage(game: Game, seat, kind, from_cost: bool = False,
-              rule: str = "building_shortage") -> bool:
-    """Several players want more buildings than the bank has: auction one. True if held."""
+def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
+    """Several players want more buildings than the bank has: auction one, by `rule`. True if
+    held."""
     st = game.state
     supply = st.bank_houses if kind == "house" else st.bank_hotels
     wanting = [seat] + [
@@ -380,7 +397,6 @@ def _shortage(game: Game, seat, kind, from_cost: bool = False,
     ]
     if len(wanting) <= supply:
         return False
-    game.rule = rule
     opening = 1
     if from_cost:
         # "au prix le plus bas indiqué sur la carte de propriété": the cheapest lot it may go on
@@ -389,18 +405,18 @@ def _shortage(game: Game, seat, kind, from_cost: bool = False,
                  for q in game.rulebook.properties
                  if any(_can_build_kind(game, p, q, kind) for p in wanting)]
         opening = max(1, min(costs, default=1))
-    winner, price = run_auction(game, Lot(kind), opening, wanting)
+    winner, price = run_auction(game, Lot(kind), opening, rule, wanting)
     if winner is None:
         return True
     targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)]
     choice = game.agents[winner].place_building(game, winner, kind, tuple(targets))
     if choice not in targets:
-        raise IllegalAction("building_shortage", "the building must go on a lot that may take it")
-    game.transfer(winner, st.bank, price, "building auction")
+        raise IllegalAction(rule, "the building must go on a lot that may take it")
+    game.transfer(winner, st.bank, price, "building auction", rule)
     # the bid replaces the printed price: the building is placed at no further cost
     sp = game.rulebook.spaces[choice]
     refund = sp.hotel_cost if kind == "hotel" else sp.house_cost
-    game.transfer(st.bank, winner, refund, "building auction")
+    game.transfer(st.bank, winner, refund, "building auction", rule)
     _build(game, winner, choice, kind)
     return True
 
@@ -413,14 +429,13 @@ def _can_build_kind(game: Game, seat, pos, kind) -> bool:
     return k == kind and game.state.cash[seat] >= cost
 
 
-def _sell_group(game: Game, seat, group, settling: bool = False) -> None:
-    """Sell every building of the player's lots of the group; `a building is sold` once per
-    lot (its top building), unless a bankruptcy is being settled."""
+def _sell_group(game: Game, seat, group, rule: str, settling: bool = False) -> None:
+    """Sell every building of the player's lots of the group, by `rule`; `a building is sold`
+    once per lot (its top building), unless a bankruptcy is being settled."""
     st, rb = game.state, game.rulebook
-    game.rule = "selling"
     game.seat_version[seat] += 1
     if game._log:
-        game.emit("sell_group", player=seat, group=rb.group_names[group])
+        game.emit("sell_group", rule, player=seat, group=rb.group_names[group])
     total = 0
     owner = st.owner
     sold = rb.course.sold
@@ -434,17 +449,18 @@ def _sell_group(game: Game, seat, group, settling: bool = False) -> None:
         st.bank_hotels += st.hotels[q]
         st.bank_houses += st.houses[q]
         st.hotels[q] = st.houses[q] = 0
-    game.transfer(st.bank, seat, total, "building sale")
+    game.transfer(st.bank, seat, total, "building sale", rule)
     if not settling:
         for q, top in lots:
-            course.fire(game, sold[top], seat, q)
+            course.fire(game, sold[top], seat, q, building=2 if top else 1)
 
 
-def sell_all_buildings(game: Game, seat) -> None:
+def sell_all_buildings(game: Game, seat, rule: str) -> None:
+    """Every building of the player sold back to the bank, group by group, by `rule`."""
     st, group_of = game.state, game.rulebook.group_of
     built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
     for group in built:
-        _sell_group(game, seat, group, settling=True)
+        _sell_group(game, seat, group, rule, settling=True)
 
 
 def means(game: Game, seat) -> int:
@@ -472,28 +488,29 @@ def can_raise(game: Game, seat) -> bool:
 def _trade(game: Game, seat, t: Trade) -> None:
     st = game.state
     p = t.partner
+    rb = game.rulebook
+    rule = rb.origins["trading"]
     if not game.agents[p].accept_trade(game, p, seat, t):
         if game._log:
-            game.emit("trade_refused", player=seat, partner=p)
+            game.emit("trade_refused", rule, player=seat, partner=p)
         return
-    game.rule = "selling"
     if game._log:
-        rb = game.rulebook
-        game.emit("trade", player=seat, partner=p, give=[rb.spaces[q].name for q in t.give],
+        game.emit("trade", rule, player=seat, partner=p,
+                  give=[rb.spaces[q].name for q in t.give],
                   take=[rb.spaces[q].name for q in t.take], cash=t.cash,
                   give_cards=t.give_cards, take_cards=t.take_cards)
     if t.cash > 0:
-        game.transfer(seat, p, t.cash, "trade")
+        game.transfer(seat, p, t.cash, "trade", rule)
     elif t.cash < 0:
-        game.transfer(p, seat, -t.cash, "trade")
+        game.transfer(p, seat, -t.cash, "trade", rule)
     for _ in range(t.give_cards):
         st.jail_cards[p].append(st.jail_cards[seat].pop(0))
     for _ in range(t.take_cards):
         st.jail_cards[seat].append(st.jail_cards[p].pop(0))
     for q in t.give:
-        game.give_deed(q, p)
+        game.give_deed(q, p, rule)
     for q in t.take:
-        game.give_deed(q, seat)
+        game.give_deed(q, seat, rule)
     for q in t.give:
         if st.mortgaged[q] and not st.bankrupt[p]:
             take_mortgaged(game, p, q)
@@ -508,7 +525,6 @@ def take_mortgaged(game: Game, seat, pos) -> None:
     """A new owner of a mortgaged lot lifts it now, or pays the interest now and again later."""
     if not game.settings.transfer_interest:
         return
-    game.rule = "mortgages"
     lift_or_interest(game, seat, pos)
 
 
@@ -521,32 +537,34 @@ def deeds_received(game: Game, received) -> None:
             course.fire(game, hooks, seat, pos)
 
 
-def lift_or_interest(game: Game, seat, pos) -> None:
+def lift_or_interest(game: Game, seat, pos, rule: str = "") -> None:
     """The new owner of the mortgaged lot lifts it, if it holds the price and wishes so, or
-    pays the bank the interest (rounded up), labelled by the rule in force."""
+    pays the bank the interest (rounded up), labelled by `rule` (a rule's instruction) or the
+    rule in force."""
     st = game.state
+    rule = rule or game.rulebook.origins["transfer_interest"]
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
-            game.emit("lift", player=seat, space=game.rulebook.spaces[pos].name)
-        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage")
+            game.emit("lift", rule, player=seat, space=game.rulebook.spaces[pos].name)
+        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", rule)
         if game.rulebook.course.mortgage_lifted:
             course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
     else:
-        game.charge(seat, st.bank, interest(game, pos), "mortgage interest")
+        game.charge(seat, st.bank, interest(game, pos), "mortgage interest", rule)
 
 
 # ------------------------------------------------------------------ auctions
 
 
-def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None, before_bids=()):
-    """An open ascending auction: (winner, price), or (None, 0) if nobody bids.
-    before_bids: the hooks of `a KIND is auctioned`, fired for the current player after the
-    auction is announced."""
+def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, before_bids=()):
+    """An open ascending auction held by `rule`: (winner, price), or (None, 0) if nobody
+    bids; a refused bid names the setting that refuses it. before_bids: the hooks of `a KIND
+    is auctioned`, fired for the current player after the auction is announced."""
     st = game.state
     cash_only = game.settings.auction_cash_only
     if game._log:
-        game.emit("auction", lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
+        game.emit("auction", rule, lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
                   if lot.pos >= 0 else None)
     if before_bids:
         course.fire(game, before_bids, st.current, lot.pos)
@@ -566,17 +584,16 @@ def run_auction(game: Game, lot: Lot, min_bid: int, bidders=None, before_bids=()
             if bid is None or (type(bid) is int and bid <= high):
                 continue
             if type(bid) is not int or bid < min_bid:
-                raise IllegalAction("auction", f"a bid must be a whole amount of at least {min_bid}")
+                raise refusal(game, "auction_min_bid",
+                              f"a bid must be a whole amount of at least {min_bid}")
             if bid > (st.cash[seat] if cash_only else means(game, seat)):
-                raise IllegalAction(
-                    "auction",
-                    "a bid must be paid in cash" if cash_only
-                    else "a bid cannot exceed what the player could raise",
-                )
+                raise refusal(game, "auction_cash_only",
+                              "a bid must be paid in cash" if cash_only
+                              else "a bid cannot exceed what the player could raise")
             high, leader = bid, seat
             still.append(seat)
             if game._log:
-                game.emit("bid", player=seat, amount=bid)
+                game.emit("bid", rule, player=seat, amount=bid)
         active = still
         if len(active) <= 1:
             break

@@ -58,8 +58,10 @@ def minutes(game: Game) -> float:
 
 def at_turn_limit(game: Game, reason: str) -> None:
     """The clock reached the agreed time (the richest wins), or the turn cap (nobody does)."""
-    game.rule = "time_limit" if reason == "time_limit" else "turn_cap"
-    game.finish(reason, richest(game) if reason == "time_limit" else None)
+    if reason == "time_limit":
+        game.finish(reason, richest(game), game.rulebook.origins["time_limit"])
+    else:
+        game.finish(reason, None, "turn_cap")
 
 
 # The ends that bounds of the engine give (game.py, tables.py): never a win.
@@ -75,8 +77,7 @@ def time_limit_reached(game: Game) -> None:
     st = game.state
     for ins in game.rulebook.course.time_limit:
         if ins.holds(game, st.current) and ins.end:
-            game.rule = ins.rule
-            game.finish(ins.rule, richest(game))
+            game.finish(ins.rule, richest(game), ins.rule)
             return
     game._turn_limit, game._limit_reason = game.max_turns, "turn_cap"
     if st.turn >= game.max_turns:
@@ -85,19 +86,20 @@ def time_limit_reached(game: Game) -> None:
 
 def at_bound(game: Game, reason: str) -> None:
     """A loop of the engine reached its bound: the game ends at once, with no winner."""
-    game.rule = reason
-    game.finish(reason, None)
+    game.finish(reason, None, reason)
     raise GameOver
 
 
-def end_now(game: Game, reason: str) -> None:
-    """End the game at once; the richest by the printed valuation wins."""
-    game.finish(reason, richest(game))
+def end_now(game: Game, reason: str, rule: str) -> None:
+    """End the game at once, by `rule`; the richest by the printed valuation wins."""
+    game.finish(reason, richest(game), rule)
     raise GameOver
 
 
-def bankrupt(game: Game, seat: int, creditor: int) -> None:
-    """The player cannot pay: everything goes to the creditor (a player, the bank or a pot).
+def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
+    """The player cannot pay a debt of `rule`: everything goes to the creditor (a player, the
+    bank or a pot). The `bankrupt` line names the debt's rule; what follows is the
+    bankruptcy rule's (the provenance of `bankruptcy_to_bank`).
 
     To a player: buildings sold to the bank at half price, then cash, deeds and jail cards to
     the creditor, who pays the interest on mortgaged deeds. To the bank or a pot: cash to
@@ -110,9 +112,10 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         # the last player in the game has won: what it cannot pay (the interest on the
         # mortgaged deeds of the bankruptcy that left it alone, say) is not asked of it
         return
-    game.rule = "bankruptcy"
+    rb = game.rulebook
     if game._log:
-        game.emit("bankrupt", player=seat, creditor=game.account_name(creditor))
+        game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
+    label = rb.origins["bankruptcy_to_bank"]
     ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
     everything = ending and s.final_bankruptcy == "everything_to_creditor"
     auction = s.bankruptcy_to_bank == "auction"
@@ -125,16 +128,15 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
         to = "player" if creditor < st.players else "bank"
         try:
             for ins in rules:
-                if (ins.to is None or ins.to == to) and ins.holds(game, seat):
+                if (ins.to is None or ins.to == to) and ins.holds(game, seat, creditor):
                     auction = auction or ins.auction
                     everything = everything or ins.everything
                     if ins.end and not ending:
                         ending, reason = True, ins.rule
         finally:
             st.bankruptcies -= 1
-        game.rule = "bankruptcy"
     if not everything:
-        act.sell_all_buildings(game, seat)
+        act.sell_all_buildings(game, seat, label)
     st.bankrupt[seat] = True
     st.in_jail[seat] = False
     st.bankruptcies += 1
@@ -144,12 +146,12 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
     lots = [pos for pos in game.rulebook.properties if st.owner[pos] == seat]
     cash = st.cash[seat]
     if cash:
-        game.transfer(seat, creditor, cash, "bankruptcy")
+        game.transfer(seat, creditor, cash, "bankruptcy", label)
     if creditor < st.players:
         st.jail_cards[creditor].extend(st.jail_cards[seat])
         st.jail_cards[seat] = []
         for pos in lots:
-            game.give_deed(pos, creditor)
+            game.give_deed(pos, creditor, label)
         if not ending:
             for pos in lots:
                 if st.mortgaged[pos] and not st.bankrupt[creditor]:
@@ -170,19 +172,19 @@ def bankrupt(game: Game, seat: int, creditor: int) -> None:
                 # the bank is the lender: the deed comes back to it free of the mortgage
                 game.set_mortgaged(pos, False)
                 if game._log:
-                    game.emit("mortgage_cancelled", space=game.rulebook.spaces[pos].name)
-            game.give_deed(pos, -1)
+                    game.emit("mortgage_cancelled", label, space=rb.spaces[pos].name)
+            game.give_deed(pos, -1, label)
         if auction and not ending:
             for pos in lots:
                 if alive(game) > 1:
-                    game.auction(pos)
+                    game.auction(pos, label)
     if alive(game) <= 1:
         # never nobody: the last player is never made bankrupt (above)
         last = next((i for i in range(st.players) if not st.bankrupt[i]), None)
-        game.finish("last_player", last)
+        game.finish("last_player", last, label)
         raise GameOver
     if ending:
-        end_now(game, reason)
+        end_now(game, reason, rb.origins["end_at_bankruptcy"] if reason == "bankruptcy" else reason)
 
 
 def alive(game: Game) -> int:

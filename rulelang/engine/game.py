@@ -2,8 +2,9 @@
 
 Money moves only through `transfer` (and `charge`, which raises funds and settles debts by
 bankruptcy); randomness comes only from the game's own generator; every state change can be
-written to an event log naming the rule in force. Agents are asked for decisions and every
-answer is validated (see actions.py).
+written to an event log naming its cause. Every event the engine fires builds the `Firing`
+(firing.py) of each rule's hook it fires, by that rule: `fn(game, firing)`; effects receive it
+in turn. Agents are asked for decisions and every answer is validated (see actions.py).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from mypy_extensions import mypyc_attr
 from . import actions as act
 from . import course, endings, tokens
 from .endings import GameOver
+from .firing import Firing
 from .holdings import Holdings
 from .setup import deal_deeds
 from .state import State
-from .tables import MAX_CHAIN, RentContext, Rulebook
+from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, RentContext, Rulebook
 
 BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
@@ -38,10 +40,10 @@ class Game(Holdings):
 
     # slots keep attribute access fast however many attributes the game has
     __slots__ = (
-        "settings", "agents", "seed", "rng", "rule", "over", "end_reason",
-        "winner", "stop", "again", "last_roll", "dice_total", "last_double", "token",
-        "_depth", "_landed_owner", "_max_turns", "_turn_limit",
-        "_limit_reason", "fine_account", "_claims", "_unpaid", "__weakref__",
+        "settings", "agents", "seed", "rng", "over", "end_reason",
+        "winner", "stop", "again", "last_roll", "dice_total", "last_double",
+        "_depth", "_max_turns", "_turn_limit",
+        "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
     )
 
     def __init__(
@@ -60,16 +62,15 @@ class Game(Holdings):
         self.seed = seed
         self.rng = random.Random(seed)
         self._log = log
-        self.rule = "setup"
         self.over = False
         self.end_reason: str | None = None
         self.winner: int | None = None
         self.stop = False  # the current player's turn is interrupted (jail, bankruptcy)
         self.again = False  # the current player rolls once more
+        # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
         self.last_double = False
-        self.token = -1  # the token a token rule is about (engine/tokens.py)
         self.version = 0  # bumped whenever a deed changes hands
         # per seat: bumped whenever its deeds, their mortgages or their buildings change
         self.seat_version = [0] * n
@@ -81,8 +82,8 @@ class Game(Holdings):
         self._shared = None  # None: to rebuild
         self._mortgaged = []
         self._depth = 0
-        self._landed_owner = -1  # who owned the space when the player landed on it
         self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
+        self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -101,6 +102,7 @@ class Game(Holdings):
             bank_hotels=s.hotels,
             decks=decks,
             laps=[0] * n,
+            turns_taken=[0] * n if rulebook.count_turns else [],
             players=n,
             bank=n,
         )
@@ -133,13 +135,14 @@ class Game(Holdings):
     def logging(self) -> bool:
         return self._log is not None
 
-    def emit(self, event: str, **fields) -> None:
-        """Write one event to the log (callers test `self._log` first on hot paths)."""
+    def emit(self, event: str, rule: str, **fields) -> None:
+        """Write one event to the log, naming its cause `rule` (callers test `self._log`
+        first on hot paths)."""
         if self._log is None:
             return
         record = {"turn": self.state.turn, "event": event}
         record.update(fields)
-        record["rule"] = self.rule
+        record["rule"] = rule
         self._log(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
     def account_name(self, account: int):
@@ -155,6 +158,7 @@ class Game(Holdings):
         n = st.players
         self.emit(
             "start",
+            "setup",
             rulebook=rb.title,
             seed=self.seed,
             players=n,
@@ -163,44 +167,43 @@ class Game(Holdings):
         # `when the game starts` runs by stages: the decks, then the starting cash and the
         # characters, then the rules' other effects, then the first player
         c = rb.course
-        self.rule = "shuffle_decks"
         if s.shuffle_decks:
-            course.shuffle_decks(self)
+            course.shuffle_decks(self, rb.origins["shuffle_decks"])
         if c.setup_first:
             course.fire(self, c.setup_first, -1)
-        self.rule = "starting_cash"
+        capital = rb.origins["starting_cash"]
         for seat in range(n):
-            self.transfer(st.bank, seat, s.starting_cash, "starting cash")
+            self.transfer(st.bank, seat, s.starting_cash, "starting cash", capital)
         tokens.setup(self)
         if s.deal_deeds:
-            self.rule = "deal_deeds"
-            deal_deeds(self, s.deal_deeds, s.deal_deeds_paid)
-        self.rule = "first_player"
+            deal_deeds(self, s.deal_deeds, s.deal_deeds_paid, rb.origins["deal_deeds"])
+        first = rb.origins["first_player"]
         tie_break = False
         if s.first_player == "highest_roll" and n > 1:
-            tie_break = course.highest_roll(self, MAX_TIES)
+            tie_break = course.highest_roll(self, MAX_TIES, first)
         if c.setup_last:
-            box = [tie_break]  # the effect says whether the tie-break decided
-            course.fire(self, c.setup_last, -1, box)
-            tie_break = box[0]
+            self._first = (first, tie_break)  # a rule's `the player with the highest roll starts`
+            course.fire(self, c.setup_last, -1)
+            first, tie_break = self._first
         if tie_break:
-            self.emit("first_player", player=st.current, tie_break=True)
+            self.emit("first_player", first, player=st.current, tie_break=True)
         else:
-            self.emit("first_player", player=st.current)
+            self.emit("first_player", first, player=st.current)
 
     # ------------------------------------------------------------ money
 
-    def transfer(self, src: int, dst: int, amount: int, reason: str) -> None:
-        """Move money between two accounts: the only way money moves."""
+    def transfer(self, src: int, dst: int, amount: int, reason: str, rule: str) -> None:
+        """Move money between two accounts, by `rule`: the only way money moves."""
         cash = self.state.cash
         cash[src] -= amount
         cash[dst] += amount
         if self._log:
-            self.emit("transfer", source=self.account_name(src), to=self.account_name(dst),
-                      amount=amount, reason=reason)
+            self.emit("transfer", rule, source=self.account_name(src),
+                      to=self.account_name(dst), amount=amount, reason=reason)
 
-    def charge(self, payer: int, creditor: int, amount: int, reason: str) -> bool:
-        """Make `payer` pay `amount`, raising funds if short; bankrupt if it cannot."""
+    def charge(self, payer: int, creditor: int, amount: int, reason: str, rule: str) -> bool:
+        """Make `payer` pay `amount` by `rule`, raising funds if short; bankrupt if it
+        cannot."""
         st = self.state
         if amount <= 0:
             return True
@@ -212,15 +215,15 @@ class Game(Holdings):
                     # `a player cannot pay` (not again for a debt its own rules run into)
                     outer, self._unpaid = self._unpaid, payer
                     try:
-                        course.fire(self, hooks, payer, (creditor, amount))
+                        course.fire(self, hooks, payer, other=creditor, amount=amount)
                     finally:
                         self._unpaid = outer
                     if st.bankrupt[payer]:
                         return False
                 if st.cash[payer] < amount:
-                    self.bankrupt(payer, creditor)
+                    self.bankrupt(payer, creditor, rule)
                     return False
-        self.transfer(payer, creditor, amount, reason)
+        self.transfer(payer, creditor, amount, reason, rule)
         return True
 
     def raise_funds(self, seat: int, amount: int) -> None:
@@ -258,20 +261,27 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ dice and movement
 
-    def roll(self, seat: int) -> tuple[int | str, ...]:
-        """Throw every die: one draw from the game's generator picks a whole outcome."""
+    def roll(self, seat: int, rule: str) -> tuple[int | str, ...]:
+        """Throw every die, by `rule`: one draw from the game's generator picks a whole
+        outcome."""
         rolls = self.rulebook.rolls
         i = int(self.rng.random() * len(rolls))
         dice = self.last_roll = rolls[i]
         self.dice_total = self.rulebook.totals[i]
         self.last_double = self.rulebook.doubles[i]
         if self._log:
-            self.emit("roll", player=seat, dice=list(dice))
+            self.emit("roll", rule, player=seat, dice=list(dice))
         return dice
 
-    def move_by(self, seat: int, steps: int, ctx: RentContext | None = None) -> None:
+    def move_by(self, seat: int, steps: int, cause: Firing,
+                rent: RentContext | None = None) -> None:
         """Move forward (passing spaces) or backward (passing nothing), then land: fire the
-        rules of the space the player ends on."""
+        rules of the space the player ends on. The move is `cause`'s (its rule and throw);
+        `rent` is how a card changes the rent due where the player lands."""
+        self._move(seat, steps, cause.rule, cause.dice, cause.total, rent, cause.streak)
+
+    def _move(self, seat: int, steps: int, rule: str, dice: tuple, total: int,
+              rent: RentContext | None, streak: int = 0) -> None:
         st, rb = self.state, self.rulebook
         start = st.position[seat]
         if steps > 0:
@@ -280,46 +290,52 @@ class Game(Holdings):
                 # a `passes` rule that moves the player on is a link of the chain too
                 self._depth += 1
                 if self._depth > MAX_CHAIN:
-                    self.chain_cut(seat)
+                    self.chain_cut(seat, rule)
+                deeds = st.owner
                 for q in crossed:
-                    for hook in rb.pass_hooks[q]:
-                        hook(self, seat, None)
+                    for _, by, hook in rb.pass_hooks[q]:
+                        hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
+                                          streak))
                         if self.stop:
                             self._depth -= 1
                             return
                 self._depth -= 1
         pos = st.position[seat] = (start + steps) % rb.size
         if self._log:
-            self.emit("move", player=seat, to=rb.spaces[pos].name, steps=steps)
+            self.emit("move", rule, player=seat, to=rb.spaces[pos].name, steps=steps)
         hooks = rb.land_hooks[pos]
         if not hooks:
             return
-        # rent is owed only to whoever owned the lot on landing, not to the winner of the
-        # auction this very landing held (QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE)
-        outer = self._landed_owner
-        self._landed_owner = st.owner[pos]
+        # the landing's owner is the owner on landing: rent is owed only to whoever owned the
+        # lot then, not to the winner of the auction this very landing held (QUAND LE JETON
+        # TOMBE SUR UN BIEN SANS PROPRIÉTAIRE); a rule's owner filter is judged on it, before
+        # its firing is built
+        owner = st.owner[pos]
+        whose = NOBODY if owner < 0 else OWN if owner == seat else OTHER
         self._depth += 1
         if self._depth > MAX_CHAIN:
-            self.chain_cut(seat)
-        for hook in hooks:
-            hook(self, seat, ctx)
-            if self.stop:
-                break
+            self.chain_cut(seat, rule)
+        for owners, by, hook in hooks:
+            if owners & whose:
+                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
+                if self.stop:
+                    break
         self._depth -= 1
-        self._landed_owner = outer
 
-    def chain_cut(self, seat: int) -> None:
+    def chain_cut(self, seat: int, rule: str) -> None:
         """A chain of triggered effects reached MAX_CHAIN links: the game ends there."""
-        self.emit("chain_cut", player=seat, depth=self._depth)
+        self.emit("chain_cut", rule, player=seat, depth=self._depth)
         endings.at_bound(self, "chain_limit")
 
-    def advance_to(self, seat: int, dest: int, ctx: RentContext | None = None) -> None:
+    def advance_to(self, seat: int, dest: int, cause: Firing,
+                   rent: RentContext | None = None) -> None:
         """Move forward to `dest`; a player already there does not go round again."""
         start = self.state.position[seat]
-        self.move_by(seat, (dest - start) % self.rulebook.size, ctx)
+        self._move(seat, (dest - start) % self.rulebook.size, cause.rule, cause.dice,
+                   cause.total, rent, cause.streak)
 
-    def go_to_jail(self, seat: int) -> None:
-        """Straight to jail: no passing, no landing; the turn ends."""
+    def go_to_jail(self, seat: int, rule: str) -> None:
+        """Straight to jail, by `rule`: no passing, no landing; the turn ends."""
         st = self.state
         st.position[seat] = self.rulebook.jail
         st.in_jail[seat] = True
@@ -328,14 +344,15 @@ class Game(Holdings):
         if seat == st.current:
             self.stop = True
         if self._log:
-            self.emit("jail", player=seat)
+            self.emit("jail", rule, player=seat)
         if self.rulebook.course.sent_to_jail:
             course.fire(self, self.rulebook.course.sent_to_jail, seat)
 
     # ------------------------------------------------------------ landing primitives
 
-    def offer(self, seat: int, pos: int, auction: bool = True) -> None:
-        """The player may buy an unowned property at its price; else the bank auctions it."""
+    def offer(self, seat: int, pos: int, auction: bool, rule: str) -> None:
+        """The player may buy an unowned property at its price; else the bank auctions it
+        (both by `rule`)."""
         st = self.state
         if st.owner[pos] >= 0:
             return
@@ -346,20 +363,20 @@ class Game(Holdings):
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
                 return
         if st.cash[seat] >= sp.price and self.agents[seat].buy(self, seat, pos):
-            self.transfer(seat, st.bank, sp.price, "purchase")
-            self.give_deed(pos, seat)
+            self.transfer(seat, st.bank, sp.price, "purchase", rule)
+            self.give_deed(pos, seat, rule)
             if c.bought and c.bought[pos]:
                 course.fire(self, c.bought[pos], seat, pos)
         elif auction:
-            self.auction(pos)
+            self.auction(pos, rule)
 
-    def offer_here(self, seat: int, ctx=None) -> None:
+    def offer_here(self, f: Firing) -> None:
         """`buy or auction` on the space the player stands on."""
-        self.offer(seat, self.state.position[seat], True)
+        self.offer(f.player, self.state.position[f.player], True, f.rule)
 
-    def offer_here_no_auction(self, seat: int, ctx=None) -> None:
+    def offer_here_no_auction(self, f: Firing) -> None:
         """`buy` on the space the player stands on; a declined lot stays with the bank."""
-        self.offer(seat, self.state.position[seat], False)
+        self.offer(f.player, self.state.position[f.player], False, f.rule)
 
     def bidders(self) -> list[int]:
         """Players still in the game, starting with the current one, in turn order."""
@@ -369,24 +386,29 @@ class Game(Holdings):
             (st.current + i) % n for i in range(n) if not st.bankrupt[(st.current + i) % n]
         ]
 
-    def auction(self, pos: int) -> None:
-        """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price."""
+    def auction(self, pos: int, rule: str) -> None:
+        """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price.
+        The auction is `rule`'s (the rule that put the lot up)."""
         c = self.rulebook.course
-        winner, price = act.run_auction(self, act.Lot("deed", pos), self.settings.auction_min_bid,
-                                        None, c.auctioned[pos] if c.auctioned else ())
-        if winner is not None and self.charge(winner, self.state.bank, price, "auction"):
-            self.give_deed(pos, winner)
+        winner, price = act.run_auction(self, act.Lot("deed", pos),
+                                        self.settings.auction_min_bid, rule, None,
+                                        c.auctioned[pos] if c.auctioned else ())
+        if winner is not None and self.charge(winner, self.state.bank, price, "auction", rule):
+            self.give_deed(pos, winner, rule)
             if c.bought and c.bought[pos]:
                 course.fire(self, c.bought[pos], winner, pos)
 
-    def rent_due(self, pos: int, ctx: RentContext | None = None) -> int:
-        """The rent the space's scheme gives now (0 on a mortgaged or unowned lot)."""
+    def rent_due(self, pos: int, f: Firing) -> int:
+        """The rent the space's scheme gives now (0 on a mortgaged or unowned lot): a
+        utility's is by the total of the firing's throw, or of a new throw for a card's
+        `rent dice xN`; a card's `rent xN` multiplies it."""
         st, rb = self.state, self.rulebook
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
             return 0
         sp = rb.spaces[pos]
         kind = sp.kind
+        ctx = f.rent
         if kind == "street":
             if st.hotels[pos]:
                 rent = sp.rents[-1]
@@ -404,10 +426,10 @@ class Game(Holdings):
                 rent = sp.rents[held - 1]
             else:
                 mult = sp.multipliers[held - 1]
-                total = self.dice_total
+                total = f.total
                 if ctx is not None and ctx.dice_multiplier is not None:
                     mult = ctx.dice_multiplier
-                    self.roll(st.current)
+                    self.roll(st.current, f.rule)
                     total = self.dice_total
                 rent = mult * total
         if ctx is not None:
@@ -422,72 +444,80 @@ class Game(Holdings):
                 return False
         return True
 
-    def pay_rent(self, seat: int, ctx: RentContext | None = None, factor: int = 1) -> None:
-        """`pay rent` on the space the player stands on: its owner on landing claims the rent
-        (the hot path of every game)."""
+    def pay_rent(self, f: Firing, factor: int = 1) -> None:
+        """`pay rent` on the space the player stands on: the owner on landing (the
+        firing's) claims the rent, by the firing's rule (the hot path of every game)."""
         st = self.state
+        seat = f.player
         pos = st.position[seat]
         owner = st.owner[pos]
-        if owner < 0 or owner == seat or owner != self._landed_owner:
+        if owner < 0 or owner == seat or owner != f.owner:
             return
         if not self._claims[owner]:
             if self._log:
-                self.emit("rent_unclaimed", player=seat, owner=owner)
+                self.emit("rent_unclaimed", f.rule, player=seat, owner=owner)
             return
-        rent = self.rent_due(pos, ctx) * factor
+        rent = self.rent_due(pos, f) * factor
         if rent:
             cash = st.cash
             if cash[seat] >= rent and not self._log:
                 cash[seat] -= rent
                 cash[owner] += rent
             else:
-                self.charge(seat, owner, rent, "rent")
+                self.charge(seat, owner, rent, "rent", f.rule)
 
-    def pay_choice(self, seat: int, options: tuple) -> None:
+    def pay_choice(self, f: Firing, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
+        seat = f.player
         choice = self.agents[seat].tax(self, seat, options)
         if not isinstance(choice, int) or not 0 <= choice < len(options):
-            raise act.IllegalAction(self.rule, f"choose one of {len(options)} options")
+            raise act.IllegalAction(f.rule, f"choose one of {len(options)} options")
         kind, value = options[choice]
         amount = value if kind == "money" else self.worth(seat) * value // 100
         if self._log:
-            self.emit("tax_choice", player=seat, choice=f"{kind}:{value}", amount=amount)
-        self.charge(seat, self.fine_account, amount, "tax")
+            self.emit("tax_choice", f.rule, player=seat, choice=f"{kind}:{value}",
+                      amount=amount)
+        self.charge(seat, self.fine_account, amount, "tax", f.rule)
 
-    def pay_per_building(self, seat: int, per_house: int, per_hotel: int) -> None:
+    def pay_per_building(self, f: Firing, per_house: int, per_hotel: int) -> None:
         st = self.state
+        seat = f.player
         houses = hotels = 0
         for pos in self.rulebook.properties:
             if st.owner[pos] == seat:
                 houses += st.houses[pos]
                 hotels += st.hotels[pos]
-        self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel, "repairs")
+        self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel,
+                    "repairs", f.rule)
 
-    def pay_each(self, seat: int, amount: int, collect: bool) -> None:
+    def pay_each(self, f: Firing, amount: int, collect: bool) -> None:
         """Pay every other player `amount`, or collect it from each of them; a player who
         goes bankrupt on the way (a payer's deeds can bring interest due) takes no further
         part."""
         st = self.state
+        seat = f.player
         for other in self.bidders():
             if st.bankrupt[seat]:
                 return
             if other == seat or st.bankrupt[other]:
                 continue
             if collect:
-                self.charge(other, seat, amount, "card")
+                self.charge(other, seat, amount, "card", f.rule)
             else:
-                self.charge(seat, other, amount, "card")
+                self.charge(seat, other, amount, "card", f.rule)
 
-    def draw(self, seat: int, deck_index: int) -> None:
-        """Take the top card; put it under the deck (or keep it) and obey it."""
+    def draw(self, f: Firing, deck_index: int) -> None:
+        """Take the top card; put it under the deck (or keep it) and obey it: its effects
+        get the firing of the draw, by the card."""
         st = self.state
+        seat = f.player
         deck = st.decks[deck_index]
         if not deck:
             return
         card_index = deck.pop(0)
         card = self.rulebook.decks[deck_index].cards[card_index]
         if self._log:
-            self.emit("draw", player=seat, deck=self.rulebook.decks[deck_index].name,
+            self.emit("draw", f.rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
         drawn = self.rulebook.course.card_drawn
         if drawn and drawn[deck_index]:
@@ -499,83 +529,107 @@ class Game(Holdings):
             st.jail_cards[seat].append((deck_index, card_index))
             return
         deck.append(card_index)
+        by_card = f.by_card(card.rule)
         for effect in card.effects:
-            effect(self, seat, None)
+            effect(self, by_card)
             if self.stop:
                 return
 
     # ------------------------------------------------------------ jail
 
     def _jail_turn(self, seat: int) -> None:
-        st, s = self.state, self.settings
+        st, s, rb = self.state, self.settings, self.rulebook
         agent = self.agents[seat]
-        self.rule = "leaving_jail"
         choice = agent.jail(self, seat)
         if choice == "card":
             if not st.jail_cards[seat]:
-                raise act.IllegalAction("leaving_jail", "the player holds no Get Out of Jail Free card")
+                raise act.IllegalAction(rb.origins["jail_fine"],
+                                        "the player holds no Get Out of Jail Free card")
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
-            self._free(seat, "card")
+            self._free(seat, "card", rb.decks[deck_index].cards[card_index].rule)
             if not self.stop:
                 self._rolls(seat)
             return
         if choice == "pay":
+            paid = rb.origins["jail_pay_before_roll"]
             if not s.jail_pay_before_roll:
-                raise act.IllegalAction("leaving_jail", "the fine may not be paid before rolling")
+                raise act.IllegalAction(paid, "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
-                raise act.IllegalAction("leaving_jail", "not enough cash to pay the fine")
-            self.transfer(seat, self.fine_account, s.jail_fine, "jail fine")
-            self._free(seat, "fine")
+                raise act.IllegalAction(rb.origins["jail_fine"], "not enough cash to pay the fine")
+            self.transfer(seat, self.fine_account, s.jail_fine, "jail fine", paid)
+            self._free(seat, "fine", paid)
             if not self.stop:
                 self._rolls(seat)
             return
         if choice != "roll":
-            raise act.IllegalAction("leaving_jail", f"unknown jail choice {choice!r}")
+            raise act.IllegalAction(rb.origins["jail_fine"], f"unknown jail choice {choice!r}")
         # counted once the choice is valid: a refusal changes nothing; never past the last
         # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
         st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
-        dice = self.roll(seat)
-        self._faces(seat, dice)
+        dice = self.roll(seat, "turn")
+        total = self.dice_total
+        streak = 1 if self.last_double else 0
+        self._faces(seat, dice, total, streak)
         if self.stop:
             return
+        if rb.jail_roll_hooks:
+            self._rolled(seat, rb.jail_roll_hooks, dice, total, streak)
+            if self.stop:
+                return
         if s.jail_exit_doubles and self.last_double:
-            self._free(seat, "doubles")
+            self._free(seat, "doubles", rb.origins["jail_exit_doubles"])
             if self.stop:
                 return
         elif st.jail_turns[seat] >= s.jail_turns:
-            if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine"):
+            forced = rb.origins["jail_turns"]
+            if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine", forced):
                 return
-            self._free(seat, "forced")
+            self._free(seat, "forced", forced)
             if self.stop:
                 return
         else:
-            if self.rulebook.after_face_hooks:
-                tokens.faces_after(self, seat, dice)
+            if rb.after_face_hooks:
+                tokens.faces_after(self, seat, dice, total)
             return
-        self.move_by(seat, self.dice_total)
-        if self.rulebook.after_face_hooks:
-            tokens.faces_after(self, seat, dice)
+        self._move(seat, total, "turn", dice, total, None, streak)
+        if rb.after_face_hooks:
+            tokens.faces_after(self, seat, dice, total)
 
-    def _free(self, seat: int, how: str) -> None:
+    def _free(self, seat: int, how: str, rule: str) -> None:
         self.state.in_jail[seat] = False
         self.state.jail_turns[seat] = 0
         if self._log:
-            self.emit("free", player=seat, by=how)
+            self.emit("free", rule, player=seat, by=how)
         if self.rulebook.course.leaves_jail:
             course.fire(self, self.rulebook.course.leaves_jail, seat)
 
     # ------------------------------------------------------------ the turn
 
-    def _faces(self, seat: int, dice: tuple[int | str, ...]) -> None:
-        for die, face, hook in self.rulebook.face_hooks:
+    def _thrown(self, seat: int, dice: tuple, total: int, rule: str,
+                streak: int = 0) -> Firing:
+        """The firing of a throw, by `rule`: where the player stands when it is thrown, and
+        the doubles thrown this turn, this throw included."""
+        pos = self.state.position[seat]
+        return Firing(seat, pos, self.state.owner[pos], -1, dice, total, rule, None, streak)
+
+    def _faces(self, seat: int, dice: tuple, total: int, streak: int = 0) -> None:
+        for die, face, (_, rule, hook) in self.rulebook.face_hooks:
             if dice[die] == face:
-                hook(self, seat, None)
+                hook(self, self._thrown(seat, dice, total, rule, streak))
                 if self.stop:
                     return
 
+    def _rolled(self, seat: int, hooks: tuple, dice: tuple, total: int, streak: int) -> None:
+        """`when a player rolls`: each rule on the throw, before the pawn moves."""
+        for _, rule, hook in hooks:
+            hook(self, self._thrown(seat, dice, total, rule, streak))
+            if self.stop:
+                return
+
     def _rolls(self, seat: int) -> None:
-        """Roll, move and obey, again while a rule says so."""
+        """Roll, move and obey, again while a rule says so; the throws and their moves are
+        the turn's."""
         rb = self.rulebook
         rolls, is_double, totals = rb.rolls, rb.doubles, rb.totals
         count = len(rolls)
@@ -584,27 +638,32 @@ class Game(Holdings):
         rolled = 0  # the rolls of this turn that said roll again (MAX_ROLLS)
         while True:
             self.again = False
-            self.rule = "turn"
             i = int(rand() * count)
             dice = self.last_roll = rolls[i]
-            self.dice_total = totals[i]
+            total = self.dice_total = totals[i]
             if self._log:
-                self.emit("roll", player=seat, dice=list(dice))
+                self.emit("roll", "turn", player=seat, dice=list(dice))
+            streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
             if rb.face_hooks:
-                self._faces(seat, dice)
+                self._faces(seat, dice, total, streak)
+                if self.stop:
+                    return
+            if rb.roll_hooks:
+                self._rolled(seat, rb.roll_hooks, dice, total, streak)
                 if self.stop:
                     return
             if is_double[i]:
                 doubles += 1
                 for dh in rb.doubles_hooks:
                     if dh.times is None or dh.times == doubles:
-                        dh.hook(self, seat, None)
+                        _, by, hook = dh.hook
+                        hook(self, self._thrown(seat, dice, total, by, doubles))
                         if self.stop:
                             break
             if not self.stop:
-                self.move_by(seat, self.dice_total)
+                self._move(seat, total, "turn", dice, total, None, streak)
             if rb.after_face_hooks:
-                tokens.faces_after(self, seat, dice)
+                tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
                 return
             rolled += 1
@@ -619,9 +678,15 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
+        if self.rulebook.count_turns:
+            taken = st.turns_taken
+            if len(taken) < st.players:  # a game saved before turns were counted
+                taken.extend([0] * (st.players - len(taken)))
+            taken[seat] += 1
         try:
-            for hook in self.rulebook.turn_start_hooks:
-                hook(self, seat, None)
+            for _, rule, hook in self.rulebook.turn_start_hooks:
+                pos = st.position[seat]
+                hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
             c = self.rulebook.course
             if not self.stop:
                 if st.in_jail[seat]:
@@ -648,7 +713,6 @@ class Game(Holdings):
         agent = self.agents[seat]
         st = self.state
         for _ in range(MAX_ACTIONS):
-            self.rule = "agent"
             action = agent.manage(self, seat)
             if action is None:
                 return
@@ -690,18 +754,21 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ bankruptcy and the end
 
-    def bankrupt(self, seat: int, creditor: int) -> None:
-        """The player cannot pay: see endings.bankrupt."""
-        endings.bankrupt(self, seat, creditor)
+    def bankrupt(self, seat: int, creditor: int, rule: str) -> None:
+        """The player cannot pay a debt of `rule`: see endings.bankrupt."""
+        endings.bankrupt(self, seat, creditor, rule)
 
-    def collect_pot(self, seat: int, pot: int) -> None:
-        """The player takes everything in the pot (its index among the rulebook's pots)."""
+    def collect_pot(self, f: Firing, pot: int, percent: int = 100) -> None:
+        """The player takes everything in the pot (its index among the rulebook's pots), or
+        that share of it, rounded down."""
         account = self.state.bank + 1 + pot
-        amount = self.state.cash[account]
+        amount = self.state.cash[account] * percent // 100
         if amount > 0:
-            self.transfer(account, seat, amount, "pot")
+            self.transfer(account, f.player, amount, "pot", f.rule)
 
-    def finish(self, reason: str, winner: int | None) -> None:
+    def finish(self, reason: str, winner: int | None, rule: str) -> None:
+        """The game is over, for `reason`, by `rule` (a rule's name, the provenance of the
+        setting that ended it, or the engine's bound)."""
         if self.over:
             return
         hooks = self.rulebook.course.game_ends
@@ -710,5 +777,4 @@ class Game(Holdings):
         self.over = True
         self.end_reason = reason
         self.winner = winner
-        self.rule = "end"
-        self.emit("end", reason=reason, winner=winner)
+        self.emit("end", rule, reason=reason, winner=winner)

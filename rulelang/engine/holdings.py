@@ -38,7 +38,7 @@ class Holdings:
     _shared: list[tuple[tuple[int, int], ...]] | None
     _mortgaged: list[list[int]]
 
-    def emit(self, event: str, **fields: object) -> None: ...
+    def emit(self, event: str, rule: str, **fields: object) -> None: ...
 
     def account_name(self, account: int) -> object: ...
 
@@ -57,7 +57,8 @@ class Holdings:
                 else:
                     self._mortgaged[owner].remove(pos)
 
-    def give_deed(self, pos: int, seat: int) -> None:
+    def give_deed(self, pos: int, seat: int, rule: str) -> None:
+        """The deed of `pos` goes to `seat` (-1: the bank), by `rule`."""
         owner = self.state.owner
         held = self._holdings
         old = owner[pos]
@@ -79,7 +80,7 @@ class Holdings:
             self._group_changed(self.rulebook.group_of[pos])
         self.version += 1
         if self._log:
-            self.emit("deed", space=self.rulebook.spaces[pos].name,
+            self.emit("deed", rule, space=self.rulebook.spaces[pos].name,
                       to=self.account_name(seat if seat >= 0 else self.state.bank))
 
     def holdings(self) -> list[list[int]]:

@@ -12,10 +12,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def deal_deeds(game: Game, count: int, paid: bool) -> None:
-    """Deal `count` deeds to each player, paid at the printed price or free; a deed a player
-    cannot pay in cash stays with the bank (the seeds never get there: two deeds cost at most
-    $800 of the $1500)."""
+def deal_deeds(game: Game, count: int, paid: bool, rule: str) -> None:
+    """Deal `count` deeds to each player, paid at the printed price or free, as `rule` says; a
+    deed a player cannot pay in cash stays with the bank (the seeds never get there: two deeds
+    cost at most $800 of the $1500)."""
     st, rb = game.state, game.rulebook
     deeds = list(rb.properties)
     game.rng.shuffle(deeds)
@@ -28,5 +28,5 @@ def deal_deeds(game: Game, count: int, paid: bool) -> None:
                 price = rb.spaces[pos].price
                 if st.cash[seat] < price:
                     continue
-                game.transfer(seat, st.bank, price, "dealt deed")
-            game.give_deed(pos, seat)
+                game.transfer(seat, st.bank, price, "dealt deed", rule)
+            game.give_deed(pos, seat, rule)

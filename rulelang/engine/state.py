@@ -40,6 +40,8 @@ class State:
     tokens: list[int] = attr.ib(factory=list)
     character: list[int] = attr.ib(factory=list)
     side: list[int] = attr.ib(factory=list)
+    # turns each player began (kept only when a rule reads them; empty in older saves)
+    turns_taken: list[int] = attr.ib(factory=list)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

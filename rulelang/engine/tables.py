@@ -13,7 +13,7 @@ import attrs
 from attrs import frozen
 
 from .course import NO_COURSE, Course
-from .settings import Settings
+from .settings import SETTINGS, Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
 # land -> card -> move -> land ..., a `passes` rule that moves the player on, or a token sent
@@ -22,8 +22,16 @@ PROPERTY_KINDS = ("street", "railroad", "utility")
 MAX_CHAIN = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 
-# A hook is called as hook(game, seat, ctx); ctx is None or a RentContext.
-Hook = Callable[..., None]
+# An effect, and the function of a hook, is called as fn(game, firing) with a Firing
+# (engine/firing.py) whose rule is the rule (or the card, "card ID") acting.
+Effect = Callable[..., None]
+# A rule's hook on an event: (owners, rule, fn). The engine fires it as fn(game, firing) with
+# the event's Firing by that rule, which fn hands its effects; `owners` filters a landing
+# by who owned the space on landing (a mask of the bits below; every other event ignores it),
+# tested before any firing is built.
+Hook = tuple[int, str, Effect]
+NOBODY, OTHER, OWN = 1, 2, 4  # the space was unowned, another player's, the player's own
+ANY_OWNER = NOBODY | OTHER | OWN
 
 
 @frozen
@@ -60,8 +68,12 @@ class Card:
 
     id: str
     title: str
-    effects: tuple[Hook, ...]
+    effects: tuple[Effect, ...]
     keep: bool = False
+    rule: str = attrs.field(init=False, eq=False, repr=False)  # its label: "card ID"
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "rule", f"card {self.id}")
 
 
 @frozen
@@ -135,6 +147,14 @@ class Rulebook:
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
     course: Course = NO_COURSE  # the events of the game's course (engine/course.py)
+    # per setting, the label of the `set` line in force (compile.settings_of): the rule's
+    # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set;
+    # complete once built (the engine reads origins[NAME])
+    origins: dict = attrs.field(factory=dict)
+    # `when a player rolls`: on a throw of the turn, on the throw of a turn in jail
+    roll_hooks: tuple[Hook, ...] = ()
+    jail_roll_hooks: tuple[Hook, ...] = ()
+    count_turns: bool = False  # a rule reads the turns taken (State.turns_taken)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
@@ -153,6 +173,8 @@ class Rulebook:
     def __attrs_post_init__(self) -> None:
         n = len(self.spaces)
         object.__setattr__(self, "size", n)
+        object.__setattr__(self, "origins", {
+            **{name: f"default {name}" for name in SETTINGS}, **self.origins})
         object.__setattr__(
             self, "pass_positions", tuple(i for i, h in enumerate(self.pass_hooks) if h)
         )
@@ -198,6 +220,10 @@ class Rulebook:
             )
             for start in range(n)
         ))
+
+    def origin(self, setting: str) -> str:
+        """The label of what decides a setting: the rule whose `set` line is in force."""
+        return self.origins[setting]
 
     def space(self, name: str) -> Space:
         """The space of that name (the first, if several share it)."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import actions as act
-from .tables import MAX_CHAIN
+from .firing import Firing
+from .tables import ANY_OWNER, MAX_CHAIN, Hook
 
 if TYPE_CHECKING:
     from .game import Game
@@ -27,49 +28,43 @@ def setup(game: Game) -> None:
     st.character = [-1] * n
     st.side = [-1] * n
     if rb.characters:
-        game.rule = "sides"
         for seat in range(n):
             free = tuple(c for c in range(len(rb.characters)) if c not in st.character)
             if not free:
                 break  # more players than characters: the rest play without a side
             choice = game.agents[seat].choose_character(game, seat, free)
             if choice not in free:
-                raise act.IllegalAction("sides", f"choose one of the free characters {free}")
+                raise act.IllegalAction("setup", f"choose one of the free characters {free}")
             st.character[seat] = choice
             st.side[seat] = rb.characters[choice][1]
             if game.logging:
-                game.emit("character", player=seat, character=rb.characters[choice][0],
+                game.emit("character", "setup", player=seat, character=rb.characters[choice][0],
                           side=rb.sides[rb.characters[choice][1]])
-    for hook in rb.start_hooks:
-        hook(game, -1, None)
+    for _, rule, hook in rb.start_hooks:
+        hook(game, Firing(-1, -1, -1, -1, (), 0, rule, None))
 
 
-def roll_dice(game: Game, seat: int) -> None:
-    """`roll the dice`: a throw of every die that moves nothing by itself."""
-    game.roll(seat)
-
-
-def die_value(game: Game, die: int) -> int:
-    """What die `die` shows in the last throw (a face without a value counts 0)."""
-    face = game.last_roll[die] if die < len(game.last_roll) else 0
+def die_value(f: Firing, die: int) -> int:
+    """What die `die` shows in the firing's throw (a face without a value counts 0)."""
+    face = f.dice[die] if die < len(f.dice) else 0
     return face if isinstance(face, int) else 0
 
 
-def move_token(game: Game, token: int, dest: int) -> None:
-    """Put the token on `dest`; then the rules on it reaching there and on meeting players."""
+def move_token(game: Game, token: int, dest: int, cause: Firing) -> None:
+    """Put the token on `dest`, by `cause`'s rule; then the rules on it reaching there and on
+    meeting players, each with a firing about the token on `dest`."""
     st, rb = game.state, game.rulebook
     st.tokens[token] = dest
     if game.logging:
-        game.emit("token", token=rb.tokens[token].name, to=rb.spaces[dest].name)
+        game.emit("token", cause.rule, token=rb.tokens[token].name, to=rb.spaces[dest].name)
     if game._depth >= MAX_CHAIN:
         game._depth += 1
-        game.chain_cut(st.current)
-    outer = game.token
-    game.token = token
+        game.chain_cut(st.current, cause.rule)
     game._depth += 1
     try:
-        for hook in rb.reach_hooks.get((token, dest), ()):
-            hook(game, st.current, None)
+        for _, rule, hook in rb.reach_hooks.get((token, dest), ()):
+            hook(game, Firing(st.current, dest, st.owner[dest], token, cause.dice, cause.total,
+                              rule, None))
             if game.over or game.stop:  # the end, or the turn interrupted (a chain cut)
                 return
         if rb.meet_hooks:
@@ -80,24 +75,24 @@ def move_token(game: Game, token: int, dest: int) -> None:
                     if st.tokens[token] != dest or st.bankrupt[seat]:
                         break
                     if _matches(game, seat, token, mh):
-                        game.token = token
-                        mh.hook(game, seat, None)
+                        _, rule, meet = mh.hook
+                        meet(game, Firing(seat, dest, st.owner[dest], token, cause.dice,
+                                          cause.total, rule, None))
     finally:
-        game.token = outer
         game._depth -= 1
 
 
-def move_token_next(game: Game, token: int, table: tuple[int, ...]) -> None:
+def move_token_next(game: Game, token: int, table: tuple[int, ...], cause: Firing) -> None:
     """On to the next space of a kind (table[pos]), skipping every other space."""
     dest = table[game.state.tokens[token]]
     if dest >= 0:
-        move_token(game, token, dest)
+        move_token(game, token, dest, cause)
 
 
-def move_token_by(game: Game, token: int, die: int, onto) -> None:
-    """As many spaces as the die shows; `onto` (is_kind, next_table) sends a token that
-    stops on a space of another kind on to the next space of the kind."""
-    steps = die_value(game, die)
+def move_token_by(game: Game, token: int, die: int, onto, cause: Firing) -> None:
+    """As many spaces as the die shows in `cause`'s throw; `onto` (is_kind, next_table)
+    sends a token that stops on a space of another kind on to the next space of the kind."""
+    steps = die_value(cause, die)
     if steps <= 0:
         return
     dest = (game.state.tokens[token] + steps) % game.rulebook.size
@@ -105,27 +100,24 @@ def move_token_by(game: Game, token: int, die: int, onto) -> None:
         is_kind, table = onto
         if not is_kind[dest]:
             dest = table[dest]
-    move_token(game, token, dest)
+    move_token(game, token, dest, cause)
 
 
-def meet_on_landing(mh):
-    """The landing hook of a `meets` rule: the player meets each matching token there."""
+def meet_on_landing(mh) -> Hook:
+    """The landing hook of a `meets` rule: the player meets each matching token there (the
+    rule's firing, about each token in turn)."""
+    _, rule, meet = mh.hook
 
-    def hook(game: Game, seat, ctx):
+    def hook(game: Game, f: Firing):
         st = game.state
-        pos = st.position[seat]
-        outer = game.token
-        try:
-            for t in range(len(st.tokens)):
-                if st.tokens[t] == pos and _matches(game, seat, t, mh):
-                    game.token = t
-                    mh.hook(game, seat, ctx)
-                    if game.stop:
-                        return
-        finally:
-            game.token = outer
+        pos = st.position[f.player]
+        for t in range(len(st.tokens)):
+            if st.tokens[t] == pos and _matches(game, f.player, t, mh):
+                meet(game, f.with_token(t))
+                if game.stop:
+                    return
 
-    return hook
+    return ANY_OWNER, rule, hook
 
 
 def _matches(game: Game, seat: int, token: int, mh) -> bool:
@@ -144,28 +136,30 @@ def holds(game: Game, seat: int, token: int) -> bool:
     return st.tokens[token] == st.position[seat]
 
 
-def battle(game: Game, seat: int, die: int) -> None:
-    """Throw one die alone: a face of the player's side wins, any other loses."""
+def battle(game: Game, f: Firing, die: int) -> None:
+    """Throw one die alone: a face of the player's side wins, any other loses. The rules on
+    the battle's outcome get the firing of the battle (its player, token and rule)."""
     st, rb = game.state, game.rulebook
+    seat = f.player
     faces = rb.dice[die]
     face = game.rng.choice(faces)
     side = rb.face_sides[die][faces.index(face)]
     won = side >= 0 and side == st.side[seat]
     if game.logging:
-        token = rb.tokens[game.token].name if game.token >= 0 else None
-        game.emit("battle", player=seat, token=token, die=rb.die_names[die], face=face, won=won)
-    rule = game.rule
-    for hook in rb.battle_hooks[won]:
-        hook(game, seat, None)
-        game.rule = rule
+        token = rb.tokens[f.token].name if f.token >= 0 else None
+        game.emit("battle", f.rule, player=seat, token=token, die=rb.die_names[die],
+                  face=face, won=won)
+    for _, rule, hook in rb.battle_hooks[won]:
+        hook(game, f.by_rule(rule))
         if st.bankrupt[seat] or game.over:
             return
 
 
-def place_token(game: Game, seat: int, candidates: tuple[int, ...]) -> None:
+def place_token(game: Game, f: Firing, candidates: tuple[int, ...]) -> None:
     """The player puts the token of the event on a free space of a kind (no pawn, no token)."""
     st = game.state
-    token = game.token
+    seat = f.player
+    token = f.token
     if token < 0:
         return
     occupied = {st.position[p] for p in range(st.players) if not st.bankrupt[p]}
@@ -175,32 +169,35 @@ def place_token(game: Game, seat: int, candidates: tuple[int, ...]) -> None:
         return
     choice = game.agents[seat].place_token(game, seat, token, free)
     if choice not in free:
-        raise act.IllegalAction(game.rule, f"put the token on one of the free spaces {free}")
-    move_token(game, token, choice)
+        raise act.IllegalAction(f.rule, f"put the token on one of the free spaces {free}")
+    move_token(game, token, choice, f)
 
 
-def claim_free(game: Game, seat: int, ctx=None) -> None:
+def claim_free(game: Game, f: Firing) -> None:
     """`claim it for free`: the player may take the unowned lot without paying."""
     st = game.state
+    seat = f.player
     pos = st.position[seat]
     if st.owner[pos] >= 0:
         return
     if game.agents[seat].claim(game, seat, pos):
         if game.logging:
-            game.emit("claim", player=seat, space=game.rulebook.spaces[pos].name)
-        game.give_deed(pos, seat)
+            game.emit("claim", f.rule, player=seat, space=game.rulebook.spaces[pos].name)
+        game.give_deed(pos, seat, f.rule)
 
 
-def faces_after(game: Game, seat: int, dice) -> None:
-    """The rules on a face `after moving`: they fire even if the turn was interrupted."""
+def faces_after(game: Game, seat: int, dice: tuple, total: int) -> None:
+    """The rules on a face `after moving`: they fire even if the turn was interrupted; their
+    firing is of the throw, where the player stands after the move."""
     st = game.state
     if game.over or st.bankrupt[seat]:
         return
     stopped, game.stop = game.stop, False
     try:
-        for die, face, hook in game.rulebook.after_face_hooks:
+        for die, face, (_, rule, hook) in game.rulebook.after_face_hooks:
             if dice[die] == face:
-                hook(game, seat, None)
+                pos = st.position[seat]
+                hook(game, Firing(seat, pos, st.owner[pos], -1, dice, total, rule, None))
                 if game.over or st.bankrupt[seat]:
                     return
     finally:

@@ -15,6 +15,7 @@ from rulelang.vocab.conditions import CONDITIONS
 from rulelang.vocab.effects import AMOUNTS, EFFECTS
 from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
 from rulelang.vocab.game_events import GAME_EFFECTS, GAME_EVENTS
+from rulelang.vocab.expressions import ATOMS, FACTORS, ROLL_EVENTS
 from rulelang.vocab.settings import SETTINGS, SettingSpec
 from rulelang.vocab.spec import (
     ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
@@ -23,11 +24,12 @@ from rulelang.vocab.types import TYPES
 
 __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", "Facts",
            "Form", "Param", "ParamType", "Primitive", "Expansion", "Slot", "SettingSpec",
-           "primitive_of", "facts_of", "money_of", "of_role", "shown_forms"]
+           "primitive_of", "facts_of", "money_of", "unit_of", "of_role", "shown_forms"]
 
 # In the order of the documentation's tables (and of the grammar's alternatives).
-PRIMITIVES: tuple[Primitive, ...] = (EVENTS + GAME_EVENTS + TARGETS + TOKEN_REFS + CONDITIONS
-                                     + EFFECTS + GAME_EFFECTS + AMOUNTS)
+PRIMITIVES: tuple[Primitive, ...] = (EVENTS + ROLL_EVENTS + GAME_EVENTS + TARGETS + TOKEN_REFS
+                                     + CONDITIONS + ATOMS + EFFECTS + GAME_EFFECTS + AMOUNTS
+                                     + FACTORS)
 BY_NAME: dict[str, Primitive] = {p.name: p for p in PRIMITIVES}
 # Every grammar alias, with the alternative it stands for.
 EXPANSIONS: dict[str, Expansion] = {e.alias: e for p in PRIMITIVES for e in expansions(p)}
@@ -62,6 +64,12 @@ def facts_of(node) -> Facts:
     """The checker's facts about a node (no facts for a node that is not a primitive's)."""
     p = primitive_of(node)
     return p.facts if p is not None else _NO_FACTS
+
+
+def unit_of(node) -> str | None:
+    """The unit of a factor's node: "money", "count" or "percent" (None for another node)."""
+    p = primitive_of(node)
+    return p.unit_of(node) if p is not None else None
 
 
 def money_of(node) -> tuple[str, str] | None:

@@ -8,25 +8,22 @@ from rulelang.vocab.spec import Form, Param, Primitive
 __all__ = ["CONDITIONS"]
 
 _NOT = Param("negated", "negation")
+_WHO = Param("subject", "who")
 
 CONDITIONS = (
     Primitive(
         "in_jail", "condition", ast.Condition,
-        (Form("the player is [{negated}] in jail", {"subject": "player", "test": "in_jail"}),
-         Form("the owner is [{negated}] in jail", {"subject": "owner", "test": "in_jail"})),
+        (Form("the {subject} is [{negated}] in jail", {"test": "in_jail"}),),
         "the player whose turn it is (or the owner of the space of the event) is in jail",
-        (_NOT,),
+        (_NOT, _WHO),
         example="when a player lands on a property owned by another player unless the owner "
         "is in jail: pay rent"),
     Primitive(
         "lap", "condition", ast.Condition,
-        (Form("the player has [{negated}] completed a lap",
-              {"subject": "player", "test": "lap"}),
-         Form("the owner has [{negated}] completed a lap",
-              {"subject": "owner", "test": "lap"})),
+        (Form("the {subject} has [{negated}] completed a lap", {"test": "lap"}),),
         "the player (or the owner of the space of the event) has passed GO at least once "
         "(`has not`: never yet)",
-        (_NOT,),
+        (_NOT, _WHO),
         example="when a player lands on an unowned property if the player has completed a "
         "lap: buy or auction"),
     Primitive(

@@ -19,7 +19,8 @@ PAGE = Path(__file__).resolve().parent.parent.parent / "docs" / "language.md"
 _BLOCK = re.compile(r"(<!-- vocab:(\w+) -->\n)(.*?)(<!-- /vocab:\2 -->)", re.S)
 _HEADS = {"event": ("event", "happens when"), "target": ("target", "names"),
           "token": ("token", "means"), "condition": ("condition", "holds when"),
-          "effect": ("effect", "does"), "amount": ("amount", "is")}
+          "effect": ("effect", "does"), "amount": ("amount", "is"),
+          "factor": ("value", "is")}
 
 
 def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:

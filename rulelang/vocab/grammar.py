@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from rulelang.vocab import EXPANSIONS, ROLES, TYPES, Slot
+from rulelang.vocab.spec import INLINE_ARTICLE, POSSESSIVE
 
 __all__ = ["rule_text", "fill", "MARKER"]
 
@@ -20,6 +21,10 @@ def _item(item) -> str:
         return "_a"
     if isinstance(item, Slot):
         return TYPES[item.type].grammar
+    if item == INLINE_ARTICLE:
+        return '("a" | "an")'
+    if item == POSSESSIVE:
+        return "_POSS"
     return f'"{item}"'
 
 

@@ -8,7 +8,10 @@ A form is a template of words, typed slots and optional parts:
 
     "move token {token} by {die} [onto a {onto}]"
 
-- a word is a keyword; `a/an` is the article (`a` or `an`); `,` is a comma;
+- a word is a keyword; `a/an` is the article (`a` or `an`, the grammar's rule `_a`, as events
+  write it); `a|an` is the article written inline in the alternative (every form that is not an
+  event: after `_a` the lexer reserves each word that follows `_a` anywhere); `'s` is the
+  possessive (`the player's cash`, a typographic apostrophe accepted); `,` is a comma;
 - `{field}` is a slot filled by the parameter `field` of the primitive (the AST field it sets),
   converted by its type; `{field:type}` gives the slot a type of its own in this form;
 - `[...]` is an optional part: the form stands for each way of writing it, with or without.
@@ -33,6 +36,7 @@ ROLES = {
     "amount": "amount_form",   # an amount other than plain money (`10% of worth`)
     "target": "target",        # a space an event happens on
     "token": "token_ref",      # the tokens an event is about
+    "factor": "factor_form",   # a value of an expression (`the dice total`, `the player's cash`)
 }
 
 
@@ -111,6 +115,10 @@ class Form:
     fixed: dict = attrs.field(factory=dict)
     money: tuple[str, str] | None = None
     negate: str | None = None  # a field whose value this form negates (`move back N`)
+    unit: str | None = None  # a factor's value: "money", "count" or "percent"
+    # False for a form the builder makes from another primitive's node, with no grammar
+    # alternative of its own (`collect the pot "P"` is `collect` of the pot's amount)
+    grammar: bool = True
 
 
 @frozen(eq=False)  # declarations are compared by identity
@@ -156,6 +164,14 @@ class Primitive:
         """Who pays whom when a node of `form` runs."""
         return form.money if form.money is not None else self.facts.money
 
+    def unit_of(self, node) -> str | None:
+        """The unit of the value of a factor's node ("money", "count", "percent")."""
+        for form in self.forms:
+            if form.unit is not None and all(getattr(node, k) == v
+                                              for k, v in form.fixed.items()):
+                return form.unit
+        return None
+
     def money_of(self, node) -> tuple[str, str] | None:
         """Who pays whom when `node` runs."""
         for form in self.forms:
@@ -169,7 +185,10 @@ _NONE = object()
 
 # ---------------------------------------------------------------- templates
 
-_PIECE = re.compile(r"\{[^}]*\}|\[|\]|,|[^\s\[\]{},]+")
+_PIECE = re.compile(r"\{[^}]*\}|\[|\]|,|'s\b|[^\s\[\]{},']+")
+# Items of an expansion besides keywords, slots and the article rule (None).
+INLINE_ARTICLE = "a|an"
+POSSESSIVE = "'s"
 
 
 class Slot:
@@ -190,7 +209,8 @@ class Slot:
 class Expansion:
     """One alternative of the grammar: a form with each optional part in or out.
 
-    items are keywords (str), `None` for the article `a`/`an`, or Slots, in order.
+    items are keywords (str), `None` for the article `a`/`an` (the rule `_a`), or Slots, in
+    order; the keyword INLINE_ARTICLE is the article written inline, POSSESSIVE the `'s`.
     """
 
     __slots__ = ("primitive", "form", "alias", "items")
@@ -250,6 +270,8 @@ def expansions(primitive: Primitive) -> list[Expansion]:
     for the first, then `name__2`, `name__3` ..."""
     out = []
     for form in primitive.forms:
+        if not form.grammar:
+            continue
         for items in _ways(_parse(form.template, primitive)):
             n = len(out) + 1
             alias = primitive.name if n == 1 else f"{primitive.name}__{n}"
@@ -271,4 +293,4 @@ def shown(form: Form, primitive: Primitive, types: dict) -> str:
         else:
             words.append(piece)
     text = " ".join(words)
-    return text.replace("[ ", "[").replace(" ]", "]").replace(" ,", ",")
+    return text.replace("[ ", "[").replace(" ]", "]").replace(" ,", ",").replace(" 's", "'s")

@@ -12,11 +12,28 @@ __all__ = ["TYPES"]
 
 TYPES: dict[str, ParamType] = {t.name: t for t in (
     ParamType("money", "qty", "$N", "an amount of money, written `$200`"),
-    ParamType("payment", "qty", "$N", "an amount of money paid; a bare percentage is taken "
-              "for a share of worth and asks for `of worth`"),
-    ParamType("amounts", "_amount_choice", "$N or N% of worth",
-              "amounts to choose from, separated by `or`: money or a percentage of worth",
-              rest=True),
+    ParamType("money_first", "(MONEY | INT | PERCENT)", "$N", "an amount of money, written "
+              "`$200`, that an expression cannot continue (`pay $25 per house, ...`)"),
+    ParamType("amount", "expr", "AMOUNT", "money: `$200`, or an [expression](#expressions) of "
+              "money (`$25 per house the player owns`, `10% of the player's cash`)"),
+    ParamType("payment", "expr", "AMOUNT", "an amount of money paid (an [expression]"
+              "(#expressions)); a bare percentage is taken for a share of worth and asks for "
+              "`of worth`"),
+    ParamType("amounts", "_amount_choice", "AMOUNT or AMOUNT",
+              "amounts to choose from, separated by `or`: money, a percentage of worth, any "
+              "expression of money", rest=True),
+    ParamType("steps", "expr", "N", "a number of spaces: `3`, or an [expression](#expressions) "
+              "of a count (`the dice total`)"),
+    ParamType("value", "expr", "X", "an [expression](#expressions): money, a count or a "
+              "percentage"),
+    ParamType("who", "who", "WHO", "`player` (the player of the event), `owner` (the owner of "
+              "its space) or `partner` (the other player of a trade)"),
+    ParamType("thing", "_thing", "THING", "what a player owns or a space has: a kind of "
+              "property (lots of that kind), `house`, `hotel` or `building` (houses and hotels); "
+              "singular or plural", names="thing"),
+    ParamType("comparison", "cmp", "CMP", "`at least`, `at most`, `more than` or `less than`"),
+    ParamType("ordinal", "ordinal", "Nth", "`first` ... `sixth`: a die by its place among the "
+              "dice declared"),
     ParamType("count", "qty", "N", "a whole number of things (spaces, doubles), written `3`"),
     ParamType("percent", "PERCENT", "N%", "a percentage, written `10%`"),
     ParamType("multiplier", "MULT", "xN", "a multiplier, written `x2`"),

@@ -1,0 +1,98 @@
+"""One firing of an event: who, where, whose, which token and throw, and the rule acting.
+
+The engine builds a `Firing` for every event it fires (a throw, doubles, a move passing or
+ending on a space, a turn starting, a token moving or met, a battle, the game starting) and
+fires each rule's hook with it as `fn(game, firing)`, the firing by that rule: the hook of
+rule R hands its effects a Firing whose rule is R; a card's effects get one whose rule is
+"card ID". A Firing never changes: a new context is a new Firing, built by the engine or
+derived by one of the methods below. Nothing about a firing is kept on the `Game`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tables import RentContext
+
+
+# The causes that are the engine's own, never a rule of the rulebook: the game's setup, the
+# turn's throws and dice moves, an agent's answer that is no action, and the engine's bounds.
+ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit")
+
+FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
+          "other", "amount", "building", "card")
+
+
+class Firing:
+    """The context of one firing; -1 where a seat, space, owner or token does not apply."""
+
+    # a plain slotted class with no setters: built on every move, so it must be cheap
+    __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
+                 "other", "amount", "building", "card")
+
+    def __init__(self, player: int = -1, space: int = -1, owner: int = -1, token: int = -1,
+                 dice: tuple = (), total: int = 0, rule: str = "",
+                 rent: RentContext | None = None, streak: int = 0, other: int = -1,
+                 amount: int = 0, building: int = 0, card: int = -1) -> None:
+        self.player = player  # the seat the event is about
+        self.space = space  # the space it happened on
+        self.owner = owner  # who owned that space when the event fired (-1: nobody)
+        self.token = token  # the token the event is about (engine/tokens.py)
+        self.dice = dice  # the faces of the throw the event belongs to
+        self.total = total  # the moving total of that throw
+        self.rule = rule  # the rule firing: a rule's name, "card ID", or the engine's "turn"
+        self.rent = rent  # how a card changes the rent due on the space it moves to
+        self.streak = streak  # doubles in a row this turn, ending with this throw (0: none)
+        # the events of the game's course (engine/course.py):
+        self.other = other  # the creditor's account or the trade partner (-1: none)
+        self.amount = amount  # the debt a player cannot pay, or the bid
+        self.building = building  # the building bought or sold: 1 a house, 2 a hotel (0: none)
+        self.card = card  # the index of the card drawn in its deck (-1: none)
+
+    def by_rule(self, rule: str) -> Firing:
+        """The same event, acted on by `rule` (what a rule's hook hands its effects)."""
+        return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
+                      rule, self.rent, self.streak, self.other, self.amount, self.building,
+                      self.card)
+
+    def by_card(self, rule: str) -> Firing:
+        """The same event, acted on by a card: a card's rent is its own, not its deck's."""
+        return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
+                      rule, None, self.streak, self.other, self.amount, self.building,
+                      self.card)
+
+    def at(self, space: int, owner: int) -> Firing:
+        """The same player, throw and cause, on another space (of that owner)."""
+        return Firing(self.player, space, owner, -1, self.dice, self.total, self.rule, None,
+                      self.streak, self.other, self.amount, self.building, self.card)
+
+    def with_token(self, token: int) -> Firing:
+        """The same event, about a token (a player meeting it, a battle for it)."""
+        return Firing(self.player, self.space, self.owner, token, self.dice, self.total,
+                      self.rule, self.rent, self.streak, self.other, self.amount, self.building,
+                      self.card)
+
+    def thrown(self, dice: tuple, total: int) -> Firing:
+        """The same event after a new throw of the dice (`roll the dice`)."""
+        return Firing(self.player, self.space, self.owner, self.token, dice, total, self.rule,
+                      self.rent, self.streak, self.other, self.amount, self.building, self.card)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Firing):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def fields(self) -> tuple:
+        """(player, space, owner, token, dice, total, rule, rent, streak, other, amount,
+        building, card)."""
+        return (self.player, self.space, self.owner, self.token, self.dice, self.total,
+                self.rule, self.rent, self.streak, self.other, self.amount, self.building,
+                self.card)
+
+    def __repr__(self) -> str:
+        return ("Firing(" + ", ".join(f"{name}={value!r}" for name, value
+                                      in zip(FIELDS, self.fields())) + ")")

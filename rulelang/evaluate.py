@@ -1,0 +1,321 @@
+"""Conditions and expressions bound to the engine: a condition compiles to
+`test(game, firing) -> bool`, an expression to `value(game, firing) -> int`.
+
+Both read the game's state and the firing (its player, space, owner, throw and doubles
+streak) and change nothing. Names (dice, pots, kinds) become indices here, once; evaluation
+has no loop but over the lots of one group or of the board, and no recursion: an `and` or a
+sum is one closure over a tuple, nesting is bounded by the parser (E019). The environment
+`env` is compile.py's `_Env`: `spaces`, `groups`, `face_names`, `die(name)`, `pot(name)`,
+`condition(node)` (atoms it compiles itself), and the flags `laps` and `turns` (counters kept
+only when read).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+from rulelang import ast, units
+from rulelang.engine.actions import level
+from rulelang.engine.tables import PROPERTY_KINDS
+
+__all__ = ["condition", "expression", "TESTS", "Test", "Value"]
+
+Test = Callable[..., bool]
+Value = Callable[..., int]
+
+# The tests of ast.Condition compiled here (the others are compile.py's).
+TESTS = frozenset({"no_jail_turn", "whole_group", "owns_space", "fewest", "most", "doubles",
+                   "triples", "alike"})
+_OPS = {"eq": operator.eq, "ne": operator.ne, "ge": operator.ge, "le": operator.le,
+        "gt": operator.gt, "lt": operator.lt}
+
+
+# ---------------------------------------------------------------- subjects
+
+
+def _space(g, f) -> int:
+    """The space of the firing: where the event happened (where the player stands if none)."""
+    return f.space if f.space >= 0 else g.state.position[f.player]
+
+
+def _seat(subject: str) -> Callable:
+    """The seat a subject names in a firing (-1: none)."""
+    if subject == "player":
+        return lambda f: f.player
+    if subject == "owner":
+        return lambda f: f.owner
+    return lambda f: getattr(f, "other", -1)  # the partner of a trade
+
+
+# ---------------------------------------------------------------- expressions
+
+
+def expression(env, node) -> Value:
+    """value(game, firing): the integer an expression has now."""
+    cls = type(node)
+    if cls is int:
+        return lambda g, f, n=node: n
+    if cls is ast.Money:
+        return lambda g, f, n=node.amount: n
+    if cls is ast.Count or cls is ast.Percent:
+        return lambda g, f, n=node.value: n
+    if cls is ast.PercentOfWorth:
+        p = node.percent
+        return lambda g, f: g.worth(f.player) * p // 100
+    if cls is ast.Plus:
+        terms = tuple(expression(env, t) for t in node.terms)
+        if len(terms) == 2:
+            a, b = terms
+            return lambda g, f: a(g, f) + b(g, f)
+        return lambda g, f: sum(t(g, f) for t in terms)
+    if cls is ast.Times:
+        n, v = node.factor, expression(env, node.operand)
+        return lambda g, f: n * v(g, f)
+    if cls is ast.PercentOf:
+        p, v = node.percent, expression(env, node.operand)
+        return lambda g, f: v(g, f) * p // 100
+    if cls is ast.PerOwned:
+        n, count = node.amount, _count_owned(env, node.thing, node.subject)
+        return lambda g, f: n * count(g, f)
+    if cls is ast.DiceTotal:
+        return lambda g, f: f.total
+    if cls is ast.DieValue:
+        i = env.die(node.die) if node.die is not None else node.ordinal - 1
+        return lambda g, f: _die_value(f.dice, i)
+    if cls is ast.PotAmount:
+        pot = env.pot(node.pot)
+        return lambda g, f: g.state.cash[g.state.bank + 1 + pot]
+    if cls is ast.Possessive:
+        return _possessive(env, node)
+    if cls is ast.SpaceValue:
+        values = tuple(getattr(s, node.prop) for s in env.spaces)
+        return lambda g, f: values[_space(g, f)]
+    if cls is ast.CountOwned:
+        return _count_owned(env, node.thing, node.subject)
+    if cls is ast.GameCount:
+        if node.what == "bankruptcies":
+            return lambda g, f: g.state.bankruptcies
+        return lambda g, f: g.state.bankrupt.count(False)
+    raise NotImplementedError(f"expression {cls.__name__}")  # a parser/compiler gap
+
+
+def _die_value(dice: tuple, i: int) -> int:
+    """The value die i shows (0 for a symbol, or before any throw)."""
+    if i >= len(dice):
+        return 0
+    x = dice[i]
+    return x if type(x) is int else 0
+
+
+def _possessive(env, node: ast.Possessive) -> Value:
+    seat, prop = _seat(node.subject), node.prop
+    if prop == "doubles":
+        return lambda g, f: getattr(f, "streak", 0)
+    if prop == "cash":
+        def read(g, s):
+            return g.state.cash[s]
+    elif prop == "worth":
+        def read(g, s):
+            return g.worth(s)
+    elif prop == "net_worth":
+        def read(g, s):
+            return g.net_worth(s)
+    elif prop == "laps":
+        env.laps = True
+
+        def read(g, s):
+            return g.state.laps[s]
+    elif prop == "turns":
+        env.turns = True
+
+        def read(g, s):
+            return g.state.turns_taken[s]
+    else:  # jail_turns
+        def read(g, s):
+            return g.state.jail_turns[s]
+
+    def value(g, f):
+        s = seat(f)
+        return read(g, s) if s >= 0 else 0
+    return value
+
+
+def _count_owned(env, thing: ast.Name, subject: str) -> Value:
+    """How many of a thing (a kind's lots, houses, hotels, buildings) a subject owns."""
+    seat, what = _seat(subject), units.thing(thing.name) or thing.name
+    if what in units.BUILDINGS:
+        streets = tuple(s.index for s in env.spaces if s.kind == "street")
+        houses, hotels = what != "hotel", what != "house"
+
+        def buildings(g, f):
+            s = seat(f)
+            st = g.state
+            owner = st.owner
+            n = 0
+            for q in streets:
+                if owner[q] == s:
+                    n += (st.houses[q] if houses else 0) + (st.hotels[q] if hotels else 0)
+            return n
+        return buildings
+    lots = tuple(s.index for s in env.spaces
+                 if s.kind == what or (what == "property" and s.kind in PROPERTY_KINDS))
+
+    def count(g, f):
+        s = seat(f)
+        owner = g.state.owner
+        return sum(1 for q in lots if owner[q] == s) if s >= 0 else 0
+    return count
+
+
+# ---------------------------------------------------------------- conditions
+
+
+def condition(env, node) -> Test:
+    """test(game, firing): whether a condition holds now (`and`/`or` stop early)."""
+    cls = type(node)
+    if cls is ast.And:
+        tests = tuple(env.condition(c) for c in node.conds)
+        if len(tests) == 2:
+            a, b = tests
+            return lambda g, f: a(g, f) and b(g, f)
+
+        def every(g, f):
+            for t in tests:
+                if not t(g, f):
+                    return False
+            return True
+        return every
+    if cls is ast.Or:
+        tests = tuple(env.condition(c) for c in node.conds)
+
+        def some(g, f):
+            for t in tests:
+                if t(g, f):
+                    return True
+            return False
+        return some
+    if cls is ast.Not:
+        t = env.condition(node.cond)
+        return lambda g, f: not t(g, f)
+    if cls is ast.Compare:
+        op, a, b = _OPS[node.op], expression(env, node.left), expression(env, node.right)
+        return lambda g, f: op(a(g, f), b(g, f))
+    if cls is ast.OwnsCount:
+        op, n = _OPS[node.cmp], node.count
+        count = _count_owned(env, node.thing, node.subject)
+        return lambda g, f: op(count(g, f), n)
+    if cls is ast.LotTest:
+        return _lot_test(env, node)
+    if cls is ast.SpaceIs:
+        k = node.kind.name
+        yes = tuple(s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
+                    or k == "space" for s in env.spaces)
+        return lambda g, f: yes[_space(g, f)]
+    if cls is ast.DieShowsFace:
+        want = node.face.value
+        die = env.die(node.die) if node.die is not None else -1
+        pairs = tuple((i, v) for i, v, name in env.face_names
+                      if name == want and (die < 0 or i == die))
+        return lambda g, f: any(i < len(f.dice) and f.dice[i] == v for i, v in pairs)
+    if cls is ast.Condition:
+        test = _atom(env, node)
+        if node.negated:
+            return lambda g, f: not test(g, f)
+        return test
+    raise NotImplementedError(f"condition {cls.__name__}")  # a parser/compiler gap
+
+
+def _group_of(env) -> tuple[tuple[int, ...], ...]:
+    """The lots of the group of each space (none for a space that is no property)."""
+    return tuple(env.groups[s.group] if s.group >= 0 else () for s in env.spaces)
+
+
+def _atom(env, c: ast.Condition) -> Test:
+    test = c.test
+    if test in ("doubles", "triples", "alike"):
+        dice = env.doubles_dice if test != "alike" else env.moving_dice
+        if test == "triples":
+            dice = env.triples_dice
+        if not dice or (test != "alike" and len(dice) < (2 if test == "doubles" else 3)):
+            return lambda g, f: False
+        first, rest = dice[0], dice[1:]
+
+        def alike(g, f):
+            d = f.dice
+            if len(d) <= max(dice):
+                return False
+            x = d[first]
+            return all(d[i] == x for i in rest)
+        return alike
+    seat = _seat(c.subject)
+    if test == "no_jail_turn":
+        def no_turn_left(g, f):
+            s = seat(f)
+            return s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns
+        return no_turn_left
+    if test == "owns_space":
+        def owns(g, f):
+            s = seat(f)
+            return s >= 0 and g.state.owner[_space(g, f)] == s
+        return owns
+    groups = _group_of(env)
+    if test == "whole_group":
+        def whole(g, f):
+            s = seat(f)
+            lots = groups[_space(g, f)]
+            if s < 0 or not lots:
+                return False
+            owner = g.state.owner
+            for q in lots:
+                if owner[q] != s:
+                    return False
+            return True
+        return whole
+    fewest = test == "fewest"  # else "most"
+
+    def extreme(g, f):
+        pos = _space(g, f)
+        lots = groups[pos]
+        if not lots:
+            return False
+        here = level(g, pos)
+        for q in lots:
+            there = level(g, q)
+            if (there < here) if fewest else (there > here):
+                return False
+        return True
+    return extreme
+
+
+def _lot_test(env, node: ast.LotTest) -> Test:
+    """A test of the space, or of some / no / every lot of its group."""
+    if node.test == "mortgaged":
+        negated = node.negated
+
+        def lot(g, q):
+            return g.state.mortgaged[q] != negated
+    else:
+        what = units.thing(node.thing.name) if node.thing is not None else "building"
+        houses, hotels = what != "hotel", what != "house"
+        op, n = _OPS[node.cmp], node.count
+
+        def lot(g, q):
+            st = g.state
+            return op((st.houses[q] if houses else 0) + (st.hotels[q] if hotels else 0), n)
+    subject = node.subject
+    if subject == "space":
+        return lambda g, f: lot(g, _space(g, f))
+    groups = _group_of(env)
+    if subject == "a lot":
+        return lambda g, f: any(lot(g, q) for q in groups[_space(g, f)])
+    if subject == "no lot":
+        def none(g, f):
+            lots = groups[_space(g, f)]
+            return bool(lots) and not any(lot(g, q) for q in lots)
+        return none
+
+    def every(g, f):
+        lots = groups[_space(g, f)]
+        return bool(lots) and all(lot(g, q) for q in lots)
+    return every
