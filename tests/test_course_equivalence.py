@@ -41,6 +41,25 @@ CASES = {
         "first_player", (S61, "DÉBUT DE LA PARTIE"),
         "set first_player = first_seat",
         "when the game starts: the player with the highest roll starts")),
+    "J1": ("classic_1961.rules", _replace(
+        "leaving_jail", (S61, "LA PRISON"),
+        "set jail_fine = $50",
+        "set jail_turns = 3",
+        "set jail_exit_doubles = no",
+        "set jail_pay_before_roll = yes",
+        "when a player rolls if the player is in jail and the dice show doubles: leave jail")),
+    # J1 and J2 in one rule, as the design has them (J1 first: doubles win, no fine); the
+    # neutral copy idles J1 only, since J2 replays the engine's own exit after the last turn
+    # (test_the_forced_exit_is_the_rule_s below sees J2 do it)
+    "J2": ("classic_1961.rules", _replace(
+        "leaving_jail", (S61, "LA PRISON"),
+        "set jail_fine = $50",
+        "set jail_turns = 3",
+        "set jail_exit_doubles = no",
+        "set jail_pay_before_roll = yes",
+        "when a player rolls if the player is in jail and the dice show doubles: leave jail",
+        "when a player rolls if the player is in jail and the player has no jail turn left: "
+        "pay the fine, leave jail")),
     "K1": ("classic_1961.rules", _replace(
         "building_shortage", (S61, "LA CRISE DU BÂTIMENT!"),
         "set building_shortage_auction = no",
@@ -75,6 +94,12 @@ CASES = {
         "set end_at_bankruptcy = 0",
         "set winner = richest",
         "when a player goes bankrupt: end the game")),
+    "E2": ("classic_1961_short.rules", _replace(
+        "end_of_game", (S61, "RÈGLES pour une PARTIE ABRÉGÉE"),
+        "set end_at_bankruptcy = 0",
+        "set winner = richest",
+        "when a player goes bankrupt if the number of bankruptcies is 2: everything goes to "
+        "the creditor, end the game")),
     "T1": ("classic_1961_timed.rules", _replace(
         "time_limit", (S61, "Autre partie abrégée"),
         "parameter time_limit = 90",
@@ -82,18 +107,6 @@ CASES = {
         "set winner = richest",
         "when the time limit is reached: end the game")),
 }
-
-# What cannot be compared yet, and why.
-NOT_YET = {
-    "J1": "`when a player rolls if the player is in jail and the dice show doubles: leave "
-          "jail` needs the event `a player rolls` and the conditions `and`, `the dice show "
-          "doubles` (step 2's expressions and conditions, not on this branch)",
-    "J2": "`... and the player has no jail turn left: pay the fine, leave jail` needs `a "
-          "player rolls` and `the player has no jail turn left` (not on this branch)",
-    "E2": "`when a player goes bankrupt if the number of bankruptcies is 2: ...` needs the "
-          "expression `the number of bankruptcies` and comparisons (not on this branch)",
-}
-
 
 def _log(rb, table, seed) -> str:
     lines: list[str] = []
@@ -140,6 +153,24 @@ def test_the_rule_form_plays_the_games_of_the_setting(tmp_path, label):
     assert changed, f"{label}: no game meets the case"
 
 
-@pytest.mark.parametrize("label", sorted(NOT_YET))
-def test_not_comparable_yet(label):
-    pytest.skip(NOT_YET[label])
+def test_the_forced_exit_is_the_rule_s(tmp_path):
+    """J2 frees the player after its last jail turn itself, before the engine's own exit
+    would: its hook is seen letting a player out, the fine paid by its rule."""
+    _, as_rule, _ = _copies(tmp_path, "J2")
+    freed = []
+
+    def spying(hook):
+        owners, rule, fn = hook
+
+        def spy(g, f):
+            jailed = g.state.in_jail[f.player]
+            fn(g, f)
+            if jailed and not g.state.in_jail[f.player]:
+                freed.append(bool(f.streak))
+        return owners, rule, spy
+
+    import attrs
+    rb = attrs.evolve(as_rule, jail_roll_hooks=tuple(spying(h) for h in as_rule.jail_roll_hooks))
+    for seed in SEEDS:
+        _log(rb, TABLES[0], seed)
+    assert True in freed and False in freed  # by doubles (J1), and after the last turn (J2)

@@ -161,9 +161,12 @@ def pay_fine(game: Game, f: Firing) -> None:
 
 
 def leave_jail(game: Game, f: Firing) -> None:
-    """`leave jail`: the player is freed (logged `free`, by the rule)."""
+    """`leave jail`: the player is freed (logged `free`, by the rule). On a throw (`a player
+    rolls`) the `free` line says how, as the engine's exits do: `doubles` on a double,
+    `forced` otherwise; elsewhere `rule`."""
     if f.player >= 0 and game.state.in_jail[f.player]:
-        game._free(f.player, "rule", f.rule)
+        how = "rule" if not f.dice else "doubles" if f.streak else "forced"
+        game._free(f.player, how, f.rule)
 
 
 def lift_or_interest(game: Game, f: Firing) -> None:

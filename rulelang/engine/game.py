@@ -573,11 +573,15 @@ class Game(Holdings):
         self._faces(seat, dice, total, streak)
         if self.stop:
             return
+        freed = False
         if rb.jail_roll_hooks:
             self._rolled(seat, rb.jail_roll_hooks, dice, total, streak)
             if self.stop:
                 return
-        if s.jail_exit_doubles and self.last_double:
+            freed = not st.in_jail[seat]  # a rule let the player out: it moves by the throw
+        if freed:
+            pass
+        elif s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles", rb.origins["jail_exit_doubles"])
             if self.stop:
                 return
