@@ -1177,7 +1177,38 @@ class When:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-Statement = Union[Set, When]
+# ---------------------------------------------------------------- permissions
+
+
+@frozen(weakref_slot=False)
+class Action:
+    """What a permission is about: `build a hotel`, `mortgage a railroad`, `bid`.
+
+    action: the engine's name of the action ("build", "sell", "sell_group", "mortgage",
+    "lift", "trade", "trade_card", "buy", "bid", "pay_fine", "use_card"); kind narrows it to
+    lots of that kind (`mortgage a railroad`), building to that building (`build a hotel`;
+    `a building` is any).
+    """
+
+    action: str
+    kind: Name | None = None
+    building: Name | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class Permission:
+    """`a player may not <action> [if|unless <condition>] ...`: the action is refused when
+    every condition holds (always, without one). text is the statement as written, which a
+    refusal quotes."""
+
+    action: Action
+    conditions: tuple[Condition, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+    text: str = attrs.field(eq=False, default="")
+
+
+Statement = Union[Set, When, Permission]
 
 
 @frozen(weakref_slot=False)

@@ -24,6 +24,7 @@ from rulelang.diagnostics import (
 )
 from rulelang.vocab import SETTINGS, TYPES
 from rulelang.vocab.game_events import MONEY, STILL
+from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
 __all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
@@ -69,6 +70,7 @@ NAME_KINDS: dict[str, tuple[str, str]] = {
     "token": ("E150", "unknown token '{}'"),
     "side": ("E151", "unknown side '{}'"),
     "die": ("E152", "unknown die '{}'"),
+    "building": ("E103", "unknown kind of building '{}'"),
     "parameter": ("E418", "'{}' is not a parameter of this rulebook: it is not agreed "
                   "before a game"),
     "thing": ("E103", "unknown thing to count '{}': neither a kind of property nor a "
@@ -187,6 +189,7 @@ class _Checker:
             "pot": self.pot_names, "token": {t.name.value for t in program.tokens},
             "side": {s.name.value for s in program.sides},
             "die": {d.name.value for d in program.dice},
+            "building": BUILDINGS,
             "parameter": {s.name.name for s in self.sets if s.parameter},
             "thing": units.BUILDINGS + units.THING_KINDS,
         }
@@ -357,6 +360,8 @@ class _Checker:
             for stmt in rule.body:
                 if isinstance(stmt, ast.When):
                     self.when(stmt)
+                elif isinstance(stmt, ast.Permission):
+                    self.permission(stmt)
 
     def when(self, when: ast.When) -> None:
         event = when.event
@@ -374,6 +379,33 @@ class _Checker:
         self.effects(when.effects, event)
         if when.conditions or any(type(e) is not ast.Nothing for e in when.effects):
             self.subjects(when)
+
+    def permission(self, permission: ast.Permission) -> None:
+        """The action's names, the kind it narrows to (E309), and what its conditions name:
+        only subjects the action has (E307)."""
+        action = permission.action
+        self.primitive(action)
+        p = vocab.primitive_of(action)
+        if p is None:
+            return
+        kinds = KINDS.get(p.name)
+        if kinds is not None and action.kind is not None \
+                and action.kind.name in TARGET_KINDS and action.kind.name not in kinds:
+            self.error("E309", f"the action '{_action_words(p)}' never takes a "
+                       f"'{action.kind.name}' space", action.kind.span,
+                       hint=f"name a kind of property: {join(kinds)}")
+        for cond in permission.conditions:
+            self.primitive(cond)
+        has = SUBJECTS[p.name]
+        reported: set[str] = set()
+        for node in _walk(permission.conditions):
+            subject = getattr(node, "subject", None)
+            if subject in _SUBJECTS and subject not in has and subject not in reported:
+                reported.add(subject)
+                listed = join([f"the {s}" for s in _SUBJECTS if s in has])
+                self.error("E307", f"the condition names 'the {subject}', which the "
+                           f"action '{_action_words(p)}' does not have", node.span,
+                           hint=f"its conditions may name {listed}")
 
     def primitive(self, node) -> None:
         """The names and numbers of a declared node's parameters (vocab), then the nodes
@@ -634,6 +666,15 @@ class _Checker:
                     self.error("W105", f"no rule draws from deck '{deck.name.value}'",
                                deck.name.span, hint=f'e.g. when a player lands on '
                                f'"{deck.name.value}": draw from "{deck.name.value}"')
+
+
+# The subjects a condition may name, in the order messages list them.
+_SUBJECTS = ("player", "space", "owner", "building", "partner", "bid")
+
+
+def _action_words(p: vocab.Primitive) -> str:
+    """An action as written, without its optional parts: `pay the fine before rolling`."""
+    return vocab.shown_forms(p)[0].split(" [")[0]
 
 
 def _type_hint(spec, value: ast.Value) -> str | None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from . import ast, compile_course, evaluate
 from .diagnostics import RuleError
+from .engine import actions as act
 from .engine import tokens as tk
 from .engine.endings import end_now
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
+    ACTIONS,
     ANY_OWNER,
     NOBODY,
     OTHER,
@@ -28,6 +30,7 @@ from .engine.tables import (
     DoublesHook,
     Hook,
     MeetHook,
+    Permit,
     RentContext,
     Rulebook,
     Space,
@@ -68,8 +71,12 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         [(i, value, name.value) for i, d in enumerate(program.dice)
          for value, name in d.face_names]
         + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
+    permits: dict[str, list[Permit]] = {a: [] for a in ACTIONS}
     for rule in program.rules:
         for stmt in rule.body:
+            if isinstance(stmt, ast.Permission):
+                permits[stmt.action.action].append(env.permit(rule.name.name, stmt))
+                continue
             if not isinstance(stmt, ast.When):
                 continue
             name = rule.name.name
@@ -158,6 +165,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         options=tuple(program.options),
         parameters=parameters,
         course=compile_course.course(env, program),
+        permits={a: tuple(p) for a, p in permits.items()},
         origins=origins,
         roll_hooks=tuple(rolls),
         jail_roll_hooks=tuple(jail_rolls),
@@ -371,6 +379,37 @@ class _Env:
                 out.append(fn)
         return tuple(out)
 
+    def permit(self, rule: str, permission: ast.Permission) -> Permit:
+        """A permission as the test of the action it refuses: True refuses. Its kind or
+        building narrows it to lots of that kind or to that building; its conditions must all
+        hold (none: always refused)."""
+        action = permission.action
+        tests = [self.condition(c) for c in permission.conditions]
+        per_lot = bool(tests)  # a condition may read the lot: tested per lot
+        if action.kind is not None and action.kind.name != "property":
+            k = action.kind.name
+            of_kind = tuple(s.kind == k for s in self.spaces)
+            tests.insert(0, lambda g, f: f.space >= 0 and of_kind[f.space])
+            per_lot = True
+        if action.building is not None and action.building.name != "building":
+            b = act.HOUSE if action.building.name == "house" else act.HOTEL
+            tests.insert(0, lambda g, f: f.building == b)
+            per_lot = True
+        if not tests:
+            def test(g, f):
+                return True
+        elif len(tests) == 1:
+            test = tests[0]
+        else:
+            all_tests = tuple(tests)
+
+            def test(g, f):
+                for t in all_tests:
+                    if not t(g, f):
+                        return False
+                return True
+        return Permit(rule, permission.text, test, per_lot)
+
     def condition(self, c):
         """The closure for one condition: called as test(game, firing)."""
         if type(c) is not ast.Condition or c.test in evaluate.TESTS:
@@ -395,9 +434,8 @@ class _Env:
             return lambda g, f: tk.holds(g, f.player, t) != neg
         if c.test == "in_jail" and c.subject == "owner":
             def owner_jailed(g, f):
-                st = g.state
-                o = st.owner[st.position[f.player]]
-                return (o >= 0 and st.in_jail[o]) != neg
+                o = f.owner  # the owner when the event fired, or of the lot an action is on
+                return (o >= 0 and g.state.in_jail[o]) != neg
             return owner_jailed
         raise NotImplementedError(f"condition '{c.subject} {c.test}'")  # a parser/compiler gap
 

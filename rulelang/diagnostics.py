@@ -94,7 +94,7 @@ CODES: dict[str, str] = {
     "E304": "owner condition without an owner",
     "E305": "ownership of a space that cannot be owned",
     "E306": "money paid to no one",
-    "E307": "subject the event does not have",
+    "E307": "subject the event or action does not have",
     "E309": "kind the event or action cannot take",
     "E310": "group or building test on a space that has none",
     "E312": "more deeds dealt than the board holds",

@@ -39,7 +39,8 @@ def explanation(code: str) -> str:
 
 _ROLE_NAMES = {"event": "an event", "condition": "a condition", "effect": "an effect",
                "amount": "an amount", "target": "a target (a space an event happens on)",
-               "token": "a token reference", "factor": "a value of an expression"}
+               "token": "a token reference", "factor": "a value of an expression",
+               "action": "an action (of a permission: a player may not ACTION)"}
 _FACTS = {
     "moves": "moves the player's pawn, which lands (a chain of rules may follow)",
     "draws": "draws a card (a chain of rules may follow)",
@@ -53,7 +54,8 @@ _FACTS = {
 _TRIES = ("rule r:\n  when {}: nothing\n", "rule r:\n  when a turn starts: {}\n",
           "rule r:\n  when a turn starts if {} is 0: nothing\n",
           "rule r:\n  when a turn starts if {}: nothing\n",
-          "rule r:\n  when a turn starts unless {}: nothing\n")
+          "rule r:\n  when a turn starts unless {}: nothing\n",
+          "rule r:\n  a player may not {}\n", "rule r:\n  {}\n")
 
 
 def find(text: str) -> list:
@@ -84,6 +86,8 @@ def _parsed(words: str) -> list:
             continue
         rule = file.items[0] if len(file.items) == 1 else None
         when = rule.body[0] if isinstance(rule, ast.Rule) and len(rule.body) == 1 else None
+        if isinstance(when, ast.Permission):
+            return [p for p in (vocab.primitive_of(when.action),) if p is not None]
         if not isinstance(when, ast.When):
             continue  # the words were more than one primitive
         nodes = [when.event] if template.startswith("rule r:\n  when {}") else \

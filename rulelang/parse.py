@@ -296,7 +296,7 @@ def parse_text(text: str, path: str) -> ast.File:
         result, errors = _parse_chunks(text, path)
     except RuleError as e:
         errors = recover(text, e.diagnostic,
-                         lambda chunk: _build(_parse(chunk, path), path)[1])
+                         lambda chunk: _build(_parse(chunk, path), path, 0, chunk)[1])
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
@@ -333,7 +333,7 @@ def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
                     if again.diagnostic.span.line <= offset + chunk.count("\n") + 1:
                         raise again from None
             raise
-        built, more = _build(tree, path, offset)
+        built, more = _build(tree, path, offset, chunk)
         del tree  # the chunk's parse tree, before the next is built
         errors.extend(more)
         if file is None:
@@ -380,10 +380,10 @@ def _raise(d) -> None:
     raise RuleError(d.code, d.message, d.span, d.hint, d.notes) from None
 
 
-def _build(tree, path: str, offset: int = 0):
-    """The AST of a tree (a File, or a tuple of items), and the typed errors found while
-    building it."""
-    builder = _Builder(path, offset)
+def _build(tree, path: str, offset: int = 0, text: str = ""):
+    """The AST of a tree (a File, or a tuple of items) parsed from `text`, and the typed
+    errors found while building it."""
+    builder = _Builder(path, offset, text)
     try:
         result = builder.transform(tree)
     except VisitError as e:
@@ -636,7 +636,7 @@ _CONVERT: dict[str, Callable] = {
     "multiplier": lambda b, t, p, n: b._int(t),
     **dict.fromkeys(("space", "unique_space", "deck", "pot", "token", "die", "face"),
                     lambda b, t, p, n: b._text(t)),
-    **dict.fromkeys(("kind", "option"), lambda b, t, p, n: b._name(t)),
+    **dict.fromkeys(("kind", "option", "building"), lambda b, t, p, n: b._name(t)),
     **dict.fromkeys(("target", "token_ref"), lambda b, t, p, n: t),
     "negation": lambda b, t, p, n: True,
 }
@@ -646,10 +646,11 @@ _CONVERT: dict[str, Callable] = {
 class _Builder(Transformer):
     """One method per grammar alias; collects typed errors instead of stopping at the first."""
 
-    def __init__(self, path: str, offset: int = 0):
+    def __init__(self, path: str, offset: int = 0, text: str = ""):
         super().__init__(visit_tokens=False)  # no method is named after a token type
         self._methods: dict[str, Callable] = {}
         self.path = path
+        self.text = text  # the text parsed (a permission keeps its own, quoted by refusals)
         self.offset = offset  # lines of the file before the chunk
         self.errors: list = Diagnostics()
         # One int per line number and one str per name, shared by every span and node that
@@ -1103,6 +1104,15 @@ class _Builder(Transformer):
 
     def sixth(self, meta, ch):
         return 6
+
+    # -- permissions
+
+    def permission(self, meta, ch):
+        # ch: NOT, the action, the conditions
+        action, conditions = ch[1], tuple(ch[2:])
+        start, end = getattr(meta, "start_pos", None), getattr(meta, "end_pos", None)
+        text = " ".join(self.text[start:end].split()) if start is not None else ""
+        return ast.Permission(action, conditions, self._span(meta), text)
 
     # -- effects
 

@@ -95,6 +95,8 @@ class Checker:
             self.check_even(event["space"], +1)
         elif kind == "sell":
             self.check_even(event["space"], -1)
+        elif kind == "refused":
+            self.check_refused(event)
         elif kind == "end":
             self.ends += 1
             self.check_end(event)
@@ -206,6 +208,20 @@ class Checker:
         if others and (before > min(others) if step > 0 else before < max(others)):
             self.fail(f"{'built on' if step > 0 else 'sold from'} {space!r} at level {before}, "
                       f"unevenly: the group's other lots stand at {others}")
+
+    def check_refused(self, event: dict) -> None:
+        """A purchase not offered: a permission of the rulebook on that action, of the rule
+        the event names, refuses it now, and the lot is the bank's."""
+        from rulelang.engine import actions as act
+
+        game = self.game
+        rb = game.rulebook
+        pos = rb.space(event["space"]).index
+        if event["action"] != "buy" or game.state.owner[pos] != -1:
+            self.fail("a refused purchase of a lot that is not the bank's")
+        err = act.refused_by(game, event["player"], act.Buy(pos))
+        if err is None or err.rule != event["rule"]:
+            self.fail(f"no permission of rule {event['rule']!r} refuses this purchase")
 
     def check_hotel(self, space: str) -> None:
         """A hotel just built: every lot of its group had the required houses (or a hotel)."""

@@ -70,6 +70,36 @@ def bound_values(spec) -> st.SearchStrategy:
                                    max(high - 1, low), high, spec.default}))
 
 
+# Permissions a variant may add, each with the conditions its action's context allows
+# (rulelang.vocab.permissions.SUBJECTS): the agents must never submit an action they refuse.
+_LOT_ACTIONS = ("build", "build a house", "build a hotel", "sell a building", "sell a house",
+                "sell a hotel", "sell the group's buildings", "mortgage", "mortgage a street",
+                "mortgage a railroad", "lift a mortgage", "trade", "trade a street",
+                "trade a utility", "buy", "buy a railroad", "buy a street")
+_PLAYER_ACTIONS = ("bid", "pay the fine before rolling", "use a jail card",
+                   "trade a jail card")
+_PLAYER_CONDITIONS = ("the player has completed a lap", "the player is in jail",
+                      "the player is not in jail", "the player has not completed a lap")
+_OWNER_CONDITIONS = ("the owner is in jail", "the owner has completed a lap")
+
+
+@st.composite
+def permissions(draw, options: tuple[str, ...] = ()) -> str:
+    """Up to three permission lines of a rule's body: any action, always refused or under
+    conditions on the player, on the lot's owner (lot actions) or on an option."""
+    lines = []
+    for _ in range(draw(st.integers(0, 3), label="permissions")):
+        on_lot = draw(st.booleans())
+        action = draw(st.sampled_from(_LOT_ACTIONS if on_lot else _PLAYER_ACTIONS))
+        conditions = _PLAYER_CONDITIONS + (_OWNER_CONDITIONS if on_lot else ()) \
+            + tuple(f"option {o}" for o in options)
+        guards = draw(st.lists(st.tuples(st.sampled_from(("if", "unless")),
+                                         st.sampled_from(conditions)), max_size=2))
+        lines.append(f"  a player may not {action}"
+                     + "".join(f" {word} {cond}" for word, cond in guards) + "\n")
+    return "".join(lines)
+
+
 @st.composite
 def dice(draw):
     """Dice at their bounds: one die or four, constant dice, a die of two faces, named faces."""
@@ -124,6 +154,7 @@ def variants(draw, ruleset: str, options: tuple[str, ...]):
         drawn["deal_deeds"] = lots // value["players"][1]
     body = "".join(f"  set {n} = {_written(SETTINGS[n], v)}\n" for n, v in drawn.items())
     chosen = tuple(o for o in options if draw(st.booleans(), label=f"option {o}"))
+    body += draw(permissions(options), label="permissions")
     new_dice = draw(st.one_of(st.just(""), dice()), label="dice")
     return body, chosen, new_dice
 

@@ -269,6 +269,58 @@ def test_countdown_token_moves_on_a_marked_one_and_ends_the_game():
     assert end["event"] == "end" and end["reason"] == "countdown"
 
 
+# ------------------------------------------------------------------ permissions
+
+# A permission shows in a played game in two ways. The engine's own question refused by one
+# (the purchase of the lot a player stops on) is not asked, and the log says so: a `refused`
+# event naming the rule and the lot. An agent's action or answer is never refused in a game:
+# agents ask `actions.refusal` before answering, so a permission on bids, trades, building
+# shows only as what does not happen (no `bid`, no `deed`, no `build` where it forbids them).
+
+
+def _salaried(p: Played) -> list[set[int]]:
+    """Per event, the players who had passed GO (their first salary) before it."""
+    seen: set[int] = set()
+    out = []
+    for e in p.events:
+        out.append(set(seen))
+        if e["event"] == "transfer" and e["reason"] == "salary":
+            seen.add(e["to"])
+    return out
+
+
+def test_see_the_sights_nothing_acquired_before_a_lap():
+    """See the Sights: before a player's first salary, stopping on an unowned lot is refused
+    under the file's rule (the player is not asked, the lot is auctioned), the player makes
+    no bid and gets no deed; once round the board, players buy."""
+    p = Played("see_the_sights.rules", seed=1)
+    lapped = _salaried(p)
+    refused = [(i, e) for i, e in enumerate(p.events) if e["event"] == "refused"]
+    assert refused
+    for i, e in refused:
+        assert (e["rule"], e["action"]) == ("see_the_sights", "buy")
+        assert e["player"] not in lapped[i]
+        move = p.events[i - 1]
+        assert move["event"] == "move" and (move["player"], move["to"]) == (e["player"],
+                                                                         e["space"])
+        assert p.boards[i][0][p.index(e["space"])] == -1
+        assert p.events[i + 1]["event"] == "auction"  # the 1961 rules auction it
+    for i, e in enumerate(p.events):
+        if e["event"] == "bid":
+            assert e["player"] in lapped[i], e
+        if e["event"] == "deed" and e["rule"] != "bankruptcy":
+            assert e["to"] in lapped[i], e
+    assert [e for e in p.events if e["event"] == "deed"]
+
+
+def test_see_the_sights_changes_the_game():
+    """The same seeded game under the 1961 rules: players buy before their first lap."""
+    classic = Played("../classic_1961.rules", seed=1)
+    lapped = _salaried(classic)
+    assert [e for i, e in enumerate(classic.events)
+            if e["event"] == "deed" and e["to"] not in lapped[i]]
+
+
 # ------------------------------------------------------------------ docs/cookbook.md
 
 COOKBOOK = RULESETS.parent / "docs" / "cookbook.md"

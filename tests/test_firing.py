@@ -7,7 +7,7 @@ import json
 
 import rulelang
 from rulelang.engine.actions import Mortgage, Sell
-from rulelang.engine.firing import Firing
+from rulelang.engine.firing import HOTEL, HOUSE, NO_BUILDING, Firing
 from rulelang.engine.tables import RentContext
 from scenario import RULESETS, Scripted, pos, rulebook, scenario
 
@@ -131,3 +131,16 @@ def test_a_refusal_names_the_rule_that_sets_the_matter():
         assert err.rule == "leaving_jail" == game.rulebook.origins["jail_fine"]
     else:
         raise AssertionError("a fine the player cannot pay was accepted")
+
+
+def test_an_action_asked_is_a_firing_that_permissions_read():
+    """Firing.for_action: who acts, the lot and its owner, the partner, the bid, the building;
+    its cause is the agent's answer, and an event's firing keeps the action's defaults."""
+    f = Firing.for_action(2, 9, 2, building=HOTEL)
+    assert (f.player, f.space, f.owner, f.rule, f.building, f.other, f.amount) == (
+        2, 9, 2, "agent", HOTEL, -1, 0)
+    assert Firing.for_action(0, other=1) != Firing.for_action(0, other=2)
+    assert Firing.for_action(0, 5, amount=40).amount == 40
+    e = Firing(1, 5, 2, -1, (3, 4), 7, "turn", None)
+    assert (e.other, e.amount, e.building) == (-1, 0, NO_BUILDING)
+    assert e.by_rule("rent").building == NO_BUILDING != HOUSE

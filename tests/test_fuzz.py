@@ -160,7 +160,7 @@ _NAMES = ["street", "railroad", "utility", "property", "space", "cards", "plain"
           "houses", "railroads", "building",
           "jail_fine", "players", "starting_cash", "winner", "richest", "salary", "rent_rule",
           "one_ring", "highest_roll", "houses", "time_limit", "fines_to", "end_at_bankruptcy",
-          "deal_deeds"]
+          "deal_deeds", "house", "hotel", "building"]
 _SPACE_NAMES = ['"GO"', '"Boardwalk"', '"Chance"', '"Jail"', '"Purple"', '"Go To Jail"', '"X"',
                 '"Community Chest"', '"Mediterranean Avenue"', '"Eye"', '"first"', '"Ring"',
                 '"Force"', '"Light"', '"Jackpot"', '"classic_1961.rules"']
@@ -196,6 +196,7 @@ def _grammar_rulebooks():
         "MONEY": st.integers(0, 500).map(lambda n: f" ${n} "),
         "PERCENT": st.integers(0, 200).map(lambda n: f" {n}% "),
         "MULT": st.integers(0, 12).map(lambda n: f" x{n} "),
+        "_POSS": st.sampled_from(["'s ", "\u2019s "]),
         "COMMENT": st.just(""),
         "_POSS": st.just("'s "),
         "_NL": st.just("\n"),

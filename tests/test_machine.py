@@ -20,7 +20,8 @@ from rulelang.engine.game import GameOver
 from scenario import snapshot
 from strategies import SEEDS, players
 
-RULESETS = ruleset_paths()
+# every ruleset, and a rulebook with a permission on every action
+RULESETS = ruleset_paths() + ["tests/data/permissions/every_action.rules"]
 BIDS = st.lists(st.one_of(st.none(), st.integers(-10, 400), st.integers(400, 5000),
                           st.floats(0, 500), st.text(max_size=3), st.booleans()), max_size=4)
 CARDS = st.one_of(st.just(0), st.integers(-1, 2))
@@ -69,6 +70,7 @@ class EngineMachine(RuleBasedStateMachine):
         self.game = CheckedGame(load(ruleset), self.puppets, seed, max_turns=100_000,
                                 checker=Checker(keep_lines=False))
         self.rb = self.game.rulebook
+        self.permitting = {p.rule for permits in self.rb.permits.values() for p in permits}
 
     # ------------------------------------------------------------ helpers
 
@@ -120,6 +122,8 @@ class EngineMachine(RuleBasedStateMachine):
     def refused(self, err, before, versions):
         game = self.game
         assert str(err).startswith(f"refused by rule '{err.rule}': ") and err.message
+        if err.rule in self.permitting:  # a permission refused it: its text is quoted
+            event("refused by a permission")
         assert err.rule in causes(game.rulebook), err.rule
         assert snapshot(game) == before, f"a refused action changed the state: {err}"
         assert (game.version, list(game.seat_version)) == versions
@@ -138,10 +142,13 @@ class EngineMachine(RuleBasedStateMachine):
         pos = data.draw(st.sampled_from(self.rb.properties), label="space")
         price = self.rb.spaces[pos].price
         free, cash, bank = st_.owner[pos] < 0, st_.cash[seat], st_.cash[st_.bank]
+        refused = act.why_refused(game, seat, act.Buy(pos))
         self.puppets[seat].script["buy"] = answer
         game.offer(seat, pos, False, "turn")
         self.clear_scripts()
-        if answer and free and cash >= price:
+        if refused is not None:
+            event("Buy refused: not asked")
+        if answer and free and cash >= price and refused is None:
             assert st_.owner[pos] == seat and st_.cash[seat] == cash - price
             assert st_.cash[st_.bank] == bank + price
         else:
@@ -324,8 +331,10 @@ class EngineMachine(RuleBasedStateMachine):
         try:
             game.play_turn()
         except IllegalAction as err:
-            assert jailed and err.rule in {self.rb.origin("jail_fine"),
-                                           self.rb.origin("jail_pay_before_roll")}
+            ways = self.rb.permits["pay_fine"] + self.rb.permits["use_card"]
+            assert jailed and (err.rule in {self.rb.origin("jail_fine"),
+                                            self.rb.origin("jail_pay_before_roll")}
+                               or (err.rule, err.message) in {(p.rule, p.text) for p in ways})
             if not self.rb.turn_start_hooks:
                 self.refused(err, before, versions)
         finally:
@@ -341,6 +350,11 @@ class EngineMachine(RuleBasedStateMachine):
         game = self.game
         game.checker.settling.clear()
         game.checker.check_state()
+        # no permission refuses an action legal_actions lists
+        for seat in range(game.state.players):
+            if not game.state.bankrupt[seat]:
+                for action in act.legal_actions(game, seat):
+                    assert act.why_refused(game, seat, action) is None, action
         if game.over:
             assert game.end_reason
             if game.end_reason == "last_player":

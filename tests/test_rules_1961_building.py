@@ -250,3 +250,18 @@ def test_houses_and_hotels_sold_only_to_the_bank_any_time_during_another_turn():
     apply(game, 0, Sell(PARK))
     assert game.state.cash[0] == 1600 and game.state.houses[PARK] == 0
     assert total_money(game) == 0
+
+
+def test_shortage_auction_winner_who_cannot_also_lift_the_mortgage_gets_no_house():
+    """LA CRISE DU BÂTIMENT: building on a mortgaged lot lifts its mortgage, which the bid does
+    not pay: a winner left without the cash to lift it anywhere gets no house, pays nothing."""
+    a0 = Scripted(wants_building=True, bids=[None])
+    a1 = Scripted(wants_building=True, bids=[100], place=CONNECTICUT)
+    game = scenario(agents=[a0, a1, Scripted()], bank_houses=1, cash={1: 150},
+                    owners={"Mediterranean Avenue": 0, "Baltic Avenue": 0,
+                            "Oriental Avenue": 1, "Vermont Avenue": 1, "Connecticut Avenue": 1},
+                    mortgaged=("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue"))
+    apply(game, 0, Build(MED))
+    st = game.state
+    assert st.houses[CONNECTICUT] == 0 and st.bank_houses == 1 and st.cash[1] == 150
+    assert st.cash[1] >= 0 and total_money(game) == 0

@@ -16,6 +16,7 @@ RANDOM_START = "house/random_start.rules"
 BONUS = "house/free_parking_bonus.rules"
 COUNTDOWN = "house/countdown_token.rules"
 LUCKY = "house/lucky_roller.rules"
+SIGHTS = "house/see_the_sights.rules"
 
 
 def P(game, name):
@@ -113,6 +114,32 @@ def test_lap_before_buying():
     st.position[0] = P(game, "Park Place")
     st.current = 0
     game.play_turn()  # Park Place + 4 = Mediterranean, passing GO
+    assert st.laps[0] == 1 and st.owner[P(game, "Mediterranean Avenue")] == 0
+
+
+def test_see_the_sights_nothing_bought_nor_bid_for_before_a_lap():
+    """See the Sights: before passing GO the player is not asked to buy, the lot is auctioned
+    among the players who have passed GO, and the player may not trade for a deed."""
+    from rulelang.engine.actions import Bid, Lot, Trade
+
+    buyer, bidder = Scripted(buy=True), Scripted(bids=[10])
+    game = scenario(name=SIGHTS, agents=[buyer, bidder, Scripted()],
+                    dice=[(2, 4), (1, 3)], positions={1: "GO", 2: "GO"},
+                    owners={"Baltic Avenue": 1})
+    st = game.state
+    st.laps[1] = 1
+    oriental = P(game, "Oriental Avenue")
+    game.play_turn()  # from GO to Oriental Avenue: no lap yet, not asked; seat 1 wins it
+    assert not [a for a in buyer.asked if a[0] == "buy"]
+    assert st.owner[oriental] == 1 and st.cash[1] == 1500 - 10
+    assert refused(game, 0, Trade(1, take=(P(game, "Baltic Avenue"),), cash=100),
+                   "see_the_sights").message == \
+        "a player may not trade a property unless the player has completed a lap"
+    from rulelang.engine.actions import why_refused
+    assert why_refused(game, 0, Bid(Lot("deed", oriental), 20)) is not None
+    st.position[0] = P(game, "Park Place")
+    st.current = 0
+    game.play_turn()  # Park Place + 4 = Mediterranean, passing GO: now asked, and buys
     assert st.laps[0] == 1 and st.owner[P(game, "Mediterranean Avenue")] == 0
 
 
@@ -214,7 +241,7 @@ def test_house_rules_extend_an_official_rulebook():
     """Each house rule is a short file extending an official rulebook."""
     names = sorted(f"house/{p.name}" for p in (RULESETS / "house").glob("*.rules"))
     assert {JACKPOT, DOUBLE_GO, NO_AUCTIONS, NO_RENT_IN_JAIL, LAP, CITY, FREE_BUILD, FLAT_TAX,
-            NO_SHORTAGE, RANDOM_START, BONUS, COUNTDOWN, LUCKY} == set(names)
+            NO_SHORTAGE, RANDOM_START, BONUS, COUNTDOWN, LUCKY, SIGHTS} == set(names)
     for name in names:
         rb = rulebook(name)
         assert len(rb.files) >= 3 and rb.files[1].endswith(("classic_1961.rules",

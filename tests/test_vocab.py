@@ -150,6 +150,8 @@ def test_each_form_parses(alias):
         text = f"when a turn starts: pay $1 or {line}"
     elif p.role == "factor":
         text = f"when a turn starts if {line} is {line}: nothing"
+    elif p.role == "action":
+        text = f"a player may not {line}"
     elif p.modifies is not None:
         text = f"when a turn starts: advance to the nearest street, {line}"
     else:
@@ -173,6 +175,7 @@ def _unions() -> dict[str, set]:
         "condition": set(typing.get_args(ast.Atom)),
         "factor": set(typing.get_args(ast.Factor)),
         "token": {ast.TokenRef},
+        "action": {ast.Action},
     }
 
 
@@ -191,7 +194,7 @@ _STRUCTURE = {"File", "Extends", "Item", "Rule", "Remove", "Option", "Set", "Whe
               "SpaceTarget", "NOWHERE",
               # the operators of expressions and conditions (grammar.lark's skeleton)
               "Plus", "Times", "PercentOf", "PerOwned", "Not", "And", "Or", "Expr", "Cond",
-              "Atom", "Factor"}
+              "Atom", "Factor", "Permission"}
 
 
 @pytest.mark.parametrize("name", ["rulelang.parse", "rulelang.check", "rulelang.check_flow",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from . import course
+from .firing import HOTEL, HOUSE, Firing
 
 if TYPE_CHECKING:
     from .game import Game
@@ -83,6 +84,118 @@ class Trade:
 
 
 Action = Build | Sell | SellAll | Mortgage | Lift | Trade
+
+
+# The engine's questions that a permission may refuse too (agents ask `why_refused` about them).
+@frozen
+class Buy:
+    """Buying the unowned lot at its price when offered it."""
+
+    pos: int
+
+
+@frozen
+class Bid:
+    """A bid of `amount` for the lot auctioned."""
+
+    lot: Lot
+    amount: int
+
+
+@frozen
+class JailWay:
+    """A way out of jail before rolling: "pay" the fine, or use a "card"."""
+
+    way: str
+
+
+PAY_FINE = JailWay("pay")
+USE_CARD = JailWay("card")
+
+# ------------------------------------------------------------------ permissions
+
+# A permission's test reads a Firing of the action asked (Firing.for_action): who acts, the
+# lot (-1: none) and its owner (for a trade, the deed's owner before it), the partner of a
+# trade (`other`), the bid (`amount`), the building built or sold (firing.HOUSE, HOTEL).
+
+
+def _permit(game: Game, permits, asked: Firing) -> None:
+    """Refuse the action if a permission says so: the first, in rule order, that refuses."""
+    for permit in permits:
+        if permit.test(game, asked):
+            raise IllegalAction(permit.rule, permit.text)
+
+
+def _building(game: Game, pos) -> int:
+    """What a Build on the lot would add: a hotel once it holds houses_per_hotel houses."""
+    return HOTEL if game.state.houses[pos] >= game.settings.houses_per_hotel else HOUSE
+
+
+def _permit_trade(game: Game, seat, t: Trade) -> None:
+    st, permits = game.state, game.rulebook.permits
+    deeds = permits["trade"]
+    if deeds:
+        p = t.partner
+        for q in t.give:
+            _permit(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+        for q in t.take:
+            _permit(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+    cards = permits["trade_card"]
+    if cards and (t.give_cards or t.take_cards):
+        _permit(game, cards, Firing.for_action(seat, other=t.partner))
+
+
+def permitted(game: Game, seat, action) -> None:
+    """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
+    is not checked: see `apply` and the engine's questions)."""
+    permits = game.rulebook.permits
+    st = game.state
+    kind = type(action)
+    if kind is Trade:
+        _permit_trade(game, seat, action)
+        return
+    if kind is JailWay:
+        found = permits["pay_fine" if action.way == "pay" else "use_card"]
+        if found:
+            _permit(game, found, Firing.for_action(seat))
+        return
+    found = permits[_ACTION_NAMES[kind]]
+    if not found:
+        return
+    if kind is Bid:
+        _permit(game, found, Firing.for_action(seat, action.lot.pos, amount=action.amount))
+        return
+    pos = action.pos
+    if kind is Build:
+        asked = Firing.for_action(seat, pos, st.owner[pos], building=_building(game, pos))
+    elif kind is Sell:
+        asked = Firing.for_action(seat, pos, st.owner[pos],
+                                  building=HOTEL if st.hotels[pos] else HOUSE)
+    else:  # SellAll, Mortgage, Lift, Buy
+        asked = Firing.for_action(seat, pos, st.owner[pos])
+    _permit(game, found, asked)
+
+
+_ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
+                 Lift: "lift", Buy: "buy", Bid: "bid"}
+
+
+def refused_by(game: Game, seat, action) -> IllegalAction | None:
+    """The refusal of the first permission of the rulebook that refuses the action, or None.
+    Only permissions: the engine's validity checks are not made."""
+    try:
+        permitted(game, seat, action)
+    except IllegalAction as e:
+        return e
+    return None
+
+
+def why_refused(game: Game, seat, action) -> str | None:
+    """Why a permission of the rulebook refuses the action (`refused by rule 'R': TEXT`), or
+    None if none does. Only permissions: the engine's validity checks are not made. Agents
+    ask it before answering, so that they never submit a refused action."""
+    err = refused_by(game, seat, action)
+    return None if err is None else str(err)
 
 # ------------------------------------------------------------------ helpers
 
@@ -174,9 +287,15 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
                           f"a hotel needs {per_hotel} houses on every lot of the group")
         if st.bank_hotels <= 0:
             raise refusal(game, "building_shortage_auction", "the bank has no hotel left")
+        permits = rb.permits["build"]
+        if permits:
+            _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOTEL))
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
         raise refusal(game, "building_shortage_auction", "the bank has no house left")
+    permits = rb.permits["build"]
+    if permits:
+        _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOUSE))
     return "house", sp.house_cost + extra
 
 
@@ -192,6 +311,10 @@ def check_sell(game: Game, seat, pos) -> int:
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
         raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
                       "sell the group's hotels whole")
+    permits = rb.permits["sell"]
+    if permits:
+        _permit(game, permits, Firing.for_action(seat, pos, seat,
+                                                 building=HOTEL if st.hotels[pos] else HOUSE))
     if st.hotels[pos]:
         return sale_value(game, sp.hotel_cost)
     return sale_value(game, sp.house_cost)
@@ -204,6 +327,9 @@ def check_mortgage(game: Game, seat, pos) -> int:
         raise refusal(game, rule, f"{sp.name!r} is already mortgaged")
     if sp.group >= 0 and group_has_buildings(game, sp.group):
         raise refusal(game, rule, "sell the group's buildings before mortgaging")
+    permits = game.rulebook.permits["mortgage"]
+    if permits:
+        _permit(game, permits, Firing.for_action(seat, pos, seat))
     return sp.mortgage
 
 
@@ -215,6 +341,9 @@ def check_lift(game: Game, seat, pos) -> int:
     cost = lift_cost(game, pos)
     if game.state.cash[seat] < cost:
         raise refusal(game, rule, "not enough cash to lift the mortgage")
+    permits = game.rulebook.permits["lift"]
+    if permits:
+        _permit(game, permits, Firing.for_action(seat, pos, seat))
     return cost
 
 
@@ -243,6 +372,7 @@ def check_trade(game: Game, seat, t: Trade) -> None:
         raise refusal(game, "loans", "cash must be in hand: players never lend")
     if not (t.give or t.take or t.cash or t.give_cards or t.take_cards):
         raise refusal(game, rule, "an empty trade")
+    _permit_trade(game, seat, t)
 
 
 # ------------------------------------------------------------------ applying
@@ -299,7 +429,7 @@ def _apply_sell(game: Game, seat, action) -> None:
                   building=building)
     sold = game.rulebook.course.sold
     if sold[0] or sold[1]:
-        course.fire(game, sold[hotel], seat, pos, building=2 if hotel else 1)
+        course.fire(game, sold[hotel], seat, pos, building=HOTEL if hotel else HOUSE)
 
 
 def _apply_sell_all(game: Game, seat, action) -> None:
@@ -307,6 +437,9 @@ def _apply_sell_all(game: Game, seat, action) -> None:
     sp = _owned(game, seat, action.pos, rule)
     if sp.group < 0 or not group_has_buildings(game, sp.group):
         raise refusal(game, rule, "the group has no building")
+    permits = game.rulebook.permits["sell_group"]
+    if permits:
+        _permit(game, permits, Firing.for_action(seat, action.pos, seat))
     _sell_group(game, seat, sp.group, game.rulebook.origins["building_sale"])
 
 
@@ -382,7 +515,7 @@ def _build(game: Game, seat, pos, kind) -> None:
     c = game.rulebook.course
     if c.any_building:
         course.fire(game, c.built[kind == "hotel"], seat, pos,
-                    building=2 if kind == "hotel" else 1)
+                    building=HOTEL if kind == "hotel" else HOUSE)
 
 
 def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
@@ -408,7 +541,13 @@ def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
     winner, price = run_auction(game, Lot(kind), opening, rule, wanting)
     if winner is None:
         return True
-    targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)]
+    # the lots the winner may take it on and pay for: the bid replaces the printed price, not
+    # the lifting of a mortgaged lot's mortgage that building there costs too
+    cash = st.cash[winner] - price
+    targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)
+               and cash >= _extra_cost(game, q)]
+    if not targets:
+        return True  # the winner cannot pay for it anywhere: the bank keeps it
     choice = game.agents[winner].place_building(game, winner, kind, tuple(targets))
     if choice not in targets:
         raise IllegalAction(rule, "the building must go on a lot that may take it")
@@ -419,6 +558,11 @@ def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
     game.transfer(st.bank, winner, refund, "building auction", rule)
     _build(game, winner, choice, kind)
     return True
+
+
+def _extra_cost(game: Game, pos) -> int:
+    """What building on the lot costs besides the building: lifting its mortgage."""
+    return lift_cost(game, pos) if game.state.mortgaged[pos] else 0
 
 
 def _can_build_kind(game: Game, seat, pos, kind) -> bool:
@@ -452,7 +596,7 @@ def _sell_group(game: Game, seat, group, rule: str, settling: bool = False) -> N
     game.transfer(st.bank, seat, total, "building sale", rule)
     if not settling:
         for q, top in lots:
-            course.fire(game, sold[top], seat, q, building=2 if top else 1)
+            course.fire(game, sold[top], seat, q, building=HOTEL if top else HOUSE)
 
 
 def sell_all_buildings(game: Game, seat, rule: str) -> None:
@@ -563,6 +707,7 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
     is auctioned`, fired for the current player after the auction is announced."""
     st = game.state
     cash_only = game.settings.auction_cash_only
+    permits = game.rulebook.permits["bid"]
     if game._log:
         game.emit("auction", rule, lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
                   if lot.pos >= 0 else None)
@@ -590,6 +735,8 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
                 raise refusal(game, "auction_cash_only",
                               "a bid must be paid in cash" if cash_only
                               else "a bid cannot exceed what the player could raise")
+            if permits:
+                _permit(game, permits, Firing.for_action(seat, lot.pos, amount=bid))
             high, leader = bid, seat
             still.append(seat)
             if game._log:

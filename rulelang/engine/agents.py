@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from mypy_extensions import mypyc_attr
 
 from . import actions as act
-from .actions import Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
+from .actions import PAY_FINE, USE_CARD, Bid, Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
 
 if TYPE_CHECKING:
     from .game import Game
@@ -81,6 +81,11 @@ class Agent:
 
 
 _NEVER = 1 << 62  # more cash than any game holds
+
+
+def _may(game: Game, seat: int, action) -> bool:
+    """No permission of the rulebook refuses the action (its validity aside)."""
+    return act.why_refused(game, seat, action) is None
 
 
 def _build_steps(game: Game) -> tuple:
@@ -183,16 +188,20 @@ class DefaultAgent(Agent):
         limit = min(value, st.cash[seat] - self.reserve // 3)
         if high + 1 > limit:
             return None
-        return max(high + 1, (high + limit) // 2)
+        bid = max(high + 1, (high + limit) // 2)
+        if game.rulebook.permits["bid"] and act.why_refused(game, seat, Bid(lot, bid)) is not None:
+            return None
+        return bid
 
     def jail(self, game: Game, seat):
         st = game.state
         unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned > 6:
-            if st.jail_cards[seat]:
+            if st.jail_cards[seat] and _may(game, seat, USE_CARD):
                 return "card"
             s = game.settings
-            if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine + self.reserve:
+            if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine + self.reserve \
+                    and _may(game, seat, PAY_FINE):
                 return "pay"
         return "roll"
 
@@ -208,12 +217,16 @@ class DefaultAgent(Agent):
         # 1. mortgage lots outside whole groups, cheapest first
         full = game.whole_streets()[seat]
         group_of, is_street = rb.group_of, rb.is_street
+        permits = rb.permits
+        refused = permits["mortgage"] or permits["sell"] or permits["sell_group"]
         best, least = -1, 0
         for q in owned:
             if mortgaged[q]:
                 continue
             g = group_of[q]
             if g in full or (is_street[q] and act.group_has_buildings(game, g)):
+                continue
+            if refused and act.why_refused(game, seat, self._mortgages[q]) is not None:
                 continue
             value = spaces[q].mortgage
             if best < 0 or value < least:
@@ -230,18 +243,26 @@ class DefaultAgent(Agent):
             if level:
                 cost = spaces[q].house_cost
                 if level > top_level or (level == top_level and cost < top_cost):
+                    if refused and act.why_refused(game, seat, self._sale(game, q)) is not None:
+                        continue
                     top, top_level, top_cost = q, level, cost
         if top >= 0:
-            if hotels[top] and st.bank_houses < game.settings.houses_per_hotel:
-                return SellAll(top)
-            return self._sells[top]
+            return self._sale(game, top)
         # 3. mortgage what is left, where no one's buildings stand in the group (a group
         # held in parts when building_requires_full_group = no)
         rest = [q for q in owned if not mortgaged[q]
-                and not (is_street[q] and act.group_has_buildings(game, group_of[q]))]
+                and not (is_street[q] and act.group_has_buildings(game, group_of[q]))
+                and not (refused and act.why_refused(game, seat, self._mortgages[q]) is not None)]
         if rest:
             return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
         return None
+
+    def _sale(self, game: Game, q):
+        """The sale of one building of the lot: the group's hotels whole when the bank lacks
+        the houses to break one down."""
+        if game.state.hotels[q] and game.state.bank_houses < game.settings.houses_per_hotel:
+            return SellAll(q)
+        return self._sells[q]
 
     def manage(self, game: Game, seat):
         st = game.state
@@ -274,20 +295,28 @@ class DefaultAgent(Agent):
         full = game.whole_streets()[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
         mortgaged = st.mortgaged
+        # a permission may refuse now what it allows later (after a lap, out of jail...): an
+        # improvement refused leaves no idle need, so that the next call looks again
+        permits = rb.permits
+        skipped = False
         if cash < reserve * 2:
             need = reserve * 2
         else:
             for q in game.mortgaged_lots()[seat]:
                 least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
+                    if permits["lift"] and act.why_refused(game, seat, Lift(q)) is not None:
+                        skipped = True
+                        continue
                     return Lift(q), 0
                 need = min(need, least)
         if not full:
-            return None, need
+            return None, 0 if skipped else need
         if cash < reserve + self._cheapest:
-            return None, min(need, reserve + self._cheapest)
+            return None, 0 if skipped else min(need, reserve + self._cheapest)
         steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
+        refused = permits["build"]
         best, best_gain = None, 0
         for g in full:
             members = rb.groups[g]
@@ -300,6 +329,9 @@ class DefaultAgent(Agent):
                 if here < low:
                     low, lot = here, q
             if lot < 0:
+                continue
+            if refused and act.why_refused(game, seat, self._builds[lot]) is not None:
+                skipped = True  # a permission forbids building here now
                 continue
             cost, gain, hotel = steps[lot][low]
             if not (st.bank_hotels if hotel else st.bank_houses):
@@ -315,7 +347,7 @@ class DefaultAgent(Agent):
             if score > best_gain:
                 best, best_gain = lot, score
         if best is None:
-            return None, need
+            return None, 0 if skipped else need
         return self._builds[best], 0
 
     # -------------------------------------------------------------- trading
@@ -341,10 +373,14 @@ class DefaultAgent(Agent):
                         rb.spaces[q].price for q in lacking
                     )
                     cash = max(0, min(diff, st.cash[seat] - self.reserve))
-                    return Trade(other, give=lacking, take=theirs, cash=cash)
+                    trade = Trade(other, give=lacking, take=theirs, cash=cash)
+                    if _may(game, seat, trade):
+                        return trade
             offer = 2 * sum(rb.spaces[q].price for q in theirs)
             if st.cash[seat] - offer >= self.reserve + 100:
-                return Trade(other, take=theirs, cash=offer)
+                trade = Trade(other, take=theirs, cash=offer)
+                if _may(game, seat, trade):
+                    return trade
         return None
 
     def accept_trade(self, game: Game, seat, proposer, trade):
@@ -405,14 +441,17 @@ class RandomAgent(Agent):
         cash = game.state.cash[seat]
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
-        return self.rng.randint(high + 1, min(cash, high + 100))
+        bid = self.rng.randint(high + 1, min(cash, high + 100))
+        if game.rulebook.permits["bid"] and act.why_refused(game, seat, Bid(lot, bid)) is not None:
+            return None
+        return bid
 
     def jail(self, game: Game, seat):
         st, s = game.state, game.settings
         choices = ["roll"]
-        if st.jail_cards[seat]:
+        if st.jail_cards[seat] and _may(game, seat, USE_CARD):
             choices.append("card")
-        if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine:
+        if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine and _may(game, seat, PAY_FINE):
             choices.append("pay")
         return self.rng.choice(choices)
 
@@ -423,7 +462,8 @@ class RandomAgent(Agent):
         choices = [a for a in act.legal_actions(game, seat) if isinstance(a, (Sell, Mortgage))]
         if not choices:
             built = [q for q in game.rulebook.properties
-                     if game.state.owner[q] == seat and game.state.hotels[q]]
+                     if game.state.owner[q] == seat and game.state.hotels[q]
+                     and _may(game, seat, SellAll(q))]
             return SellAll(built[0]) if built else None
         return self.rng.choice(choices)
 

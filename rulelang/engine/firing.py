@@ -23,9 +23,18 @@ ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limi
 FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
           "other", "amount", "building", "card")
 
+# The building an action builds or sells (Firing.building): none, a house, a hotel.
+NO_BUILDING, HOUSE, HOTEL = 0, 1, 2
+
 
 class Firing:
-    """The context of one firing; -1 where a seat, space, owner or token does not apply."""
+    """The context of one firing; -1 where a seat, space, owner or token does not apply.
+
+    A player's action that a permission may refuse is a firing too (`for_action`): its
+    `other` (the partner of a trade), `amount` (a bid) and `building` (built or sold) are
+    read by permissions, and by the events of the game's course that have them (the creditor
+    and the debt of a player who cannot pay, the building bought or sold, and `card`, the card
+    drawn); every other event's firing keeps their defaults."""
 
     # a plain slotted class with no setters: built on every move, so it must be cheap
     __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
@@ -34,7 +43,7 @@ class Firing:
     def __init__(self, player: int = -1, space: int = -1, owner: int = -1, token: int = -1,
                  dice: tuple = (), total: int = 0, rule: str = "",
                  rent: RentContext | None = None, streak: int = 0, other: int = -1,
-                 amount: int = 0, building: int = 0, card: int = -1) -> None:
+                 amount: int = 0, building: int = NO_BUILDING, card: int = -1) -> None:
         self.player = player  # the seat the event is about
         self.space = space  # the space it happened on
         self.owner = owner  # who owned that space when the event fired (-1: nobody)
@@ -44,11 +53,19 @@ class Firing:
         self.rule = rule  # the rule firing: a rule's name, "card ID", or the engine's "turn"
         self.rent = rent  # how a card changes the rent due on the space it moves to
         self.streak = streak  # doubles in a row this turn, ending with this throw (0: none)
-        # the events of the game's course (engine/course.py):
-        self.other = other  # the creditor's account or the trade partner (-1: none)
-        self.amount = amount  # the debt a player cannot pay, or the bid
-        self.building = building  # the building bought or sold: 1 a house, 2 a hotel (0: none)
+        # an action's, or an event's of the game's course (engine/course.py):
+        self.other = other  # the partner of a trade, the creditor's account (-1: none)
+        self.amount = amount  # the bid, the debt a player cannot pay (0: none)
+        self.building = building  # the building built, bought or sold (NO_BUILDING, HOUSE, HOTEL)
         self.card = card  # the index of the card drawn in its deck (-1: none)
+
+    @staticmethod
+    def for_action(player: int, space: int = -1, owner: int = -1, other: int = -1,
+                   amount: int = 0, building: int = NO_BUILDING, rule: str = "agent") -> Firing:
+        """A player's action as a permission reads it (rulelang.engine.actions.permitted): who
+        acts, on which lot and whose, with whom, for how much, which building; its cause is
+        the agent's answer ("agent")."""
+        return Firing(player, space, owner, -1, (), 0, rule, None, 0, other, amount, building)
 
     def by_rule(self, rule: str) -> Firing:
         """The same event, acted on by `rule` (what a rule's hook hands its effects)."""

@@ -362,13 +362,26 @@ class Game(Holdings):
             course.fire(self, c.offered[pos], seat, pos)
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
                 return
-        if st.cash[seat] >= sp.price and self.agents[seat].buy(self, seat, pos):
+        if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
+                                              and self._buy_refused(seat, pos)) \
+                and self.agents[seat].buy(self, seat, pos):
             self.transfer(seat, st.bank, sp.price, "purchase", rule)
             self.give_deed(pos, seat, rule)
             if c.bought and c.bought[pos]:
                 course.fire(self, c.bought[pos], seat, pos)
         elif auction:
             self.auction(pos, rule)
+
+    def _buy_refused(self, seat: int, pos: int) -> bool:
+        """A permission refuses the purchase: the player is not asked (the lot is declined,
+        and auctioned if the rule says so); the log's `refused` names the permission's rule."""
+        err = act.refused_by(self, seat, act.Buy(pos))
+        if err is None:
+            return False
+        if self._log:
+            self.emit("refused", err.rule, player=seat, action="buy",
+                      space=self.rulebook.spaces[pos].name)
+        return True
 
     def offer_here(self, f: Firing) -> None:
         """`buy or auction` on the space the player stands on."""
@@ -545,6 +558,7 @@ class Game(Holdings):
             if not st.jail_cards[seat]:
                 raise act.IllegalAction(rb.origins["jail_fine"],
                                         "the player holds no Get Out of Jail Free card")
+            act.permitted(self, seat, act.USE_CARD)
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
             self._free(seat, "card", rb.decks[deck_index].cards[card_index].rule)
@@ -557,6 +571,7 @@ class Game(Holdings):
                 raise act.IllegalAction(paid, "the fine may not be paid before rolling")
             if st.cash[seat] < s.jail_fine:
                 raise act.IllegalAction(rb.origins["jail_fine"], "not enough cash to pay the fine")
+            act.permitted(self, seat, act.PAY_FINE)
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine", paid)
             self._free(seat, "fine", paid)
             if not self.stop:

@@ -109,6 +109,29 @@ class MeetHook:
     hook: Hook
 
 
+# The actions a permission can refuse (rulelang.vocab.permissions declares their surface
+# forms): the keys of Rulebook.permits.
+ACTIONS = ("build", "sell", "sell_group", "mortgage", "lift", "trade", "trade_card", "buy",
+           "bid", "pay_fine", "use_card")
+
+
+@frozen
+class Permit:
+    """One compiled permission: `test(game, firing)` is True when it refuses the action asked
+    (its firing: Firing.for_action); text is the permission as written, which the refusal
+    quotes. per_lot is False when the test reads nothing of the lot (its space, owner, building), the partner or
+    the bid: then it says the same for every lot of one player at one moment."""
+
+    rule: str
+    text: str
+    test: Callable[..., bool]
+    per_lot: bool = True
+
+
+def _no_permits() -> dict:
+    return dict.fromkeys(ACTIONS, ())
+
+
 @frozen
 class Rulebook:
     """Everything a game needs from a rulebook, precomputed."""
@@ -147,6 +170,8 @@ class Rulebook:
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
     course: Course = NO_COURSE  # the events of the game's course (engine/course.py)
+    # per action (ACTIONS), the permissions that may refuse it, in rule order; () costs nothing
+    permits: dict = attrs.field(factory=_no_permits)
     # per setting, the label of the `set` line in force (compile.settings_of): the rule's
     # name, "set NAME" for a top-level `set` or a parameter, "default NAME" if never set;
     # complete once built (the engine reads origins[NAME])

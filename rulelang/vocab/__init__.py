@@ -1,6 +1,6 @@
 """The language's vocabulary, declared once: every event, condition, effect, amount, target,
-token reference and setting, with its surface forms, typed parameters, documentation line and
-the checker's facts.
+token reference, action of a permission and setting, with its surface forms, typed parameters,
+documentation line and the checker's facts.
 
 The parser's grammar alternatives and builder (`rulelang.parse`), the checker
 (`rulelang.check`, `check_flow`, `check_tokens`), `rulelang explain` and the tables of
@@ -16,6 +16,7 @@ from rulelang.vocab.effects import AMOUNTS, EFFECTS
 from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
 from rulelang.vocab.game_events import GAME_EFFECTS, GAME_EVENTS
 from rulelang.vocab.expressions import ATOMS, FACTORS, ROLL_EVENTS
+from rulelang.vocab.permissions import ACTIONS
 from rulelang.vocab.settings import SETTINGS, SettingSpec
 from rulelang.vocab.spec import (
     ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
@@ -29,7 +30,7 @@ __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", 
 # In the order of the documentation's tables (and of the grammar's alternatives).
 PRIMITIVES: tuple[Primitive, ...] = (EVENTS + ROLL_EVENTS + GAME_EVENTS + TARGETS + TOKEN_REFS
                                      + CONDITIONS + ATOMS + EFFECTS + GAME_EFFECTS + AMOUNTS
-                                     + FACTORS)
+                                     + FACTORS + ACTIONS)
 BY_NAME: dict[str, Primitive] = {p.name: p for p in PRIMITIVES}
 # Every grammar alias, with the alternative it stands for.
 EXPANSIONS: dict[str, Expansion] = {e.alias: e for p in PRIMITIVES for e in expansions(p)}

@@ -20,7 +20,7 @@ _BLOCK = re.compile(r"(<!-- vocab:(\w+) -->\n)(.*?)(<!-- /vocab:\2 -->)", re.S)
 _HEADS = {"event": ("event", "happens when"), "target": ("target", "names"),
           "token": ("token", "means"), "condition": ("condition", "holds when"),
           "effect": ("effect", "does"), "amount": ("amount", "is"),
-          "factor": ("value", "is")}
+          "factor": ("value", "is"), "action": ("a player may not", "refuses")}
 
 
 def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:

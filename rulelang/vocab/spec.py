@@ -37,6 +37,7 @@ ROLES = {
     "target": "target",        # a space an event happens on
     "token": "token_ref",      # the tokens an event is about
     "factor": "factor_form",   # a value of an expression (`the dice total`, `the player's cash`)
+    "action": "action",        # a player may not ACTION ... (a permission)
 }
 
 
@@ -287,7 +288,7 @@ def shown(form: Form, primitive: Primitive, types: dict) -> str:
         if piece.startswith("{"):
             field, _, type_ = piece[1:-1].partition(":")
             words.append(types[type_.strip() or primitive.param(field.strip()).type].shown)
-        elif piece == "a/an":
+        elif piece in ("a/an", INLINE_ARTICLE):
             after = pieces[i + 1] if i + 1 < len(pieces) else ""
             words.append("an" if after[:1] in tuple("aeiou") else "a")
         else:

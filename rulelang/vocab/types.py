@@ -43,6 +43,8 @@ TYPES: dict[str, ParamType] = {t.name: t for t in (
               "a space of the board that no other space shares its name with", names="space"),
     ParamType("kind", "NAME", "KIND", "a kind of space (`street`, `railroad` ...), `property` "
               "(any street, railroad or utility) or `space` (any)", names="kind"),
+    ParamType("building", "NAME", "BUILDING", "a kind of building: `house`, `hotel`, or "
+              "`building` (either)", names="building"),
     ParamType("deck", "STRING", '"Deck"', "a deck of cards, by its name in quotes",
               names="deck"),
     ParamType("pot", "STRING", '"Pot"', "a pot declared with `pot \"Name\"`", names="pot"),
