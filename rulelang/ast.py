@@ -399,6 +399,16 @@ class Die:
 
 
 @frozen(weakref_slot=False)
+class DiceDecl:
+    """`dice "white", "black" make doubles`: role "move" (`move the pawn`), "doubles" or
+    "triples", and the dice named."""
+
+    role: str
+    dice: tuple[Text, ...]
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
 class TokenDecl:
     """`token "The One Ring" starts on "Bag End"`, optionally `, side "La Lumière"`.
 
@@ -589,6 +599,14 @@ class RentDue:
 
 
 @frozen(weakref_slot=False)
+class RollsTriples:
+    """`when a player rolls triples`: the dice that make triples (`dice ... make triples`) all
+    show one face."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
 class Rolls:
     """`when a player rolls`: each throw of a turn or of a jail turn, before the move (the
     firing carries the dice and the doubles so far in the turn)."""
@@ -706,7 +724,7 @@ class BuildingsRunShort:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
-Event = Union[Lands, Passes, RollsDoubles, TurnStarts, DieShows, GameStarts, Meets,
+Event = Union[Lands, Passes, RollsDoubles, RollsTriples, TurnStarts, DieShows, GameStarts, Meets,
               BattleOutcome, TokenReaches, RentDue, TurnEnds, SentToJail, JailTurn, LeavesJail,
               PropertyEvent, BuildingEvent, MortgageEvent, DeedChangesHands, CardDrawn,
               CannotPay, GoesBankrupt, GameEnds, TimeLimitReached, BuildingsRunShort, Rolls]
@@ -933,6 +951,32 @@ class MoveBy:
 
 
 @frozen(weakref_slot=False)
+class AdvanceNext:
+    """`advance to the next unowned property [where C][, else E]`: forward to the first space
+    ahead of the kind (owner: None any, "nobody", "free" no pawn and no token, "other",
+    "self") for which `where` holds; none: `otherwise` runs, or nothing."""
+
+    kind: Name
+    owner: str | None = None
+    where: Condition | None = None
+    otherwise: "Effect | None" = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class ChooseSpace:
+    """`advance to a property of the player's choice [where C]` (forward, passing) or, with
+    straight, `move to a free street of the player's choice` (passing nothing): the player
+    picks one of the spaces that qualify."""
+
+    kind: Name
+    owner: str | None = None
+    where: Condition | None = None
+    straight: bool = False
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
 class Draw:
     """`draw from "Chance"`: take the top card, obey it, put it under the deck."""
 
@@ -1148,7 +1192,19 @@ Effect = Union[
     AuctionBuilding,
     BankAuctionsLots,
     EverythingToCreditor,
+    AdvanceNext,
+    ChooseSpace,
 ]
+
+
+@frozen(weakref_slot=False)
+class Choice:
+    """`the player chooses one: A, B; C`: the last item of an effect list; each option is an
+    effect list, with its source text (what the agent is shown and the log names)."""
+
+    options: tuple[tuple[Effect, ...], ...]
+    texts: tuple[str, ...] = ()
+    span: Span = attrs.field(eq=False, default=NOWHERE)
 
 # ---------------------------------------------------------------- rules
 
@@ -1173,7 +1229,7 @@ class When:
 
     event: Event
     conditions: tuple[Cond, ...]  # the guards: `if C` / `unless C` (a Not), all must hold
-    effects: tuple[Effect, ...]
+    effects: tuple[Effect | Choice, ...]  # a Choice only last
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
@@ -1246,7 +1302,7 @@ class Option:
 
 
 Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Pot, Option, Cite,
-             TokenDecl, SideDecl]
+             TokenDecl, SideDecl, DiceDecl]
 
 
 @frozen(weakref_slot=False)
@@ -1297,3 +1353,4 @@ class Program:
     pots: tuple[Pot, ...] = ()
     buildings: tuple[tuple[str, Text], ...] = ()  # ("house" | "hotel", its name)
     overrides: tuple[Set, ...] = ()  # `--set NAME=VALUE` from the command line
+    dice_decls: tuple[DiceDecl, ...] = ()  # one per role at most, the latest in force

@@ -17,7 +17,7 @@ import attrs
 
 from rulelang import ast, units, vocab
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
-from rulelang.check_flow import Flow, moving_dice
+from rulelang.check_flow import Flow, doubles_dice, triples_dice
 from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
@@ -366,8 +366,11 @@ class _Checker:
     def when(self, when: ast.When) -> None:
         event = when.event
         self.primitive(event)
-        if isinstance(event, ast.RollsDoubles) and len(moving_dice(self.program)) == 1:
+        if isinstance(event, ast.RollsDoubles) and len(doubles_dice(self.program)) < 2:
             self.error("W104", "this rule can never fire: doubles need two dice", event.span)
+        if isinstance(event, ast.RollsTriples) and len(triples_dice(self.program)) < 3:
+            self.error("W104", "this rule can never fire: no dice make triples", event.span,
+                       hint='declare them: dice "first", "second", "third" make triples')
         for cond in when.conditions:
             self.value(cond)
             if isinstance(cond, ast.Condition) and cond.subject == "owner" \
@@ -578,6 +581,20 @@ class _Checker:
             self.error("W104", f"this rule can never fire: the board has no '{kind}' space",
                        target.span)
 
+    def pick(self, node) -> None:
+        """A kind selector of `advance to the next ...` or of the player's choice: only a
+        property is owned; an `else` after a pick that always finds a space never runs."""
+        kind = node.kind.name
+        if node.owner in ("nobody", "other", "self") and kind not in _OWNABLE:
+            self.error("E305", f"a '{kind}' space has no owner", node.span,
+                       hint="only properties (streets, railroads, utilities) are owned")
+        if isinstance(node, ast.AdvanceNext) and node.otherwise is not None \
+                and node.owner is None and node.where is None and self.spaces \
+                and self.has_kind(kind):
+            self.error("W112", f"the 'else' never runs: there is always a next {kind}",
+                       node.otherwise.span,
+                       hint="drop the 'else', or narrow the pick (unowned, where ...)")
+
     def has_kind(self, kind: str) -> bool:
         if kind == "property":
             return bool(self.kinds & set(PROPERTY_KINDS))
@@ -608,6 +625,10 @@ class _Checker:
     def effects(self, effects: tuple[ast.Effect, ...], event: ast.Event | None) -> None:
         """Effects of a rule (`event` set) or of a card (`event` None)."""
         for effect in effects:
+            if isinstance(effect, ast.Choice):
+                for option in effect.options:
+                    self.effects(option, event)
+                continue
             self.primitive(effect)
             p = vocab.primitive_of(effect)
             if p is None:
@@ -709,7 +730,8 @@ def _shown(value: ast.Value) -> str:
 # What a kind of node needs besides the names and numbers of its parameters, checked once
 # its names are known.
 _AFTER = {ast.SpaceByKind: _Checker.kind_target, ast.PropertyEvent: _Checker.property_kind,
-          ast.DealDeeds: _Checker.deal, ast.Compare: _Checker.compare}
+          ast.DealDeeds: _Checker.deal, ast.Compare: _Checker.compare,
+          ast.AdvanceNext: _Checker.pick, ast.ChooseSpace: _Checker.pick}
 
 
 def _allowed(effect: vocab.Primitive, event) -> bool:

@@ -33,6 +33,7 @@ class Equipment:
         self.kinds = {s.kind.name for s in self.spaces}
         self.title = program.title
         self.dice_list = program.dice
+        self.dice_decls = program.dice_decls
         self.max_houses = max_houses
         self.error = error
 
@@ -198,6 +199,34 @@ class Equipment:
             self.error("E208", f"the dice together have {outcomes:,} outcomes; the engine "
                        f"tables every outcome, at most {MAX_OUTCOMES:,}", first,
                        hint="use fewer dice or fewer faces")
+        self.declarations(seen)
+
+    def declarations(self, dice: dict[str, ast.Die]) -> None:
+        """`dice ... move the pawn / make doubles / make triples`: known dice, each once,
+        enough of them, and values on the dice that move the pawn."""
+        least = {"move": 1, "doubles": 2, "triples": 3}
+        for decl in self.dice_decls:
+            names = [t.value for t in decl.dice]
+            for t in decl.dice:
+                if t.value not in dice:
+                    self.error("E152", f"unknown die '{t.value}'", t.span,
+                               hint=f"dice: {join(list(dice))}" if dice else None)
+            twice = next((t for i, t in enumerate(decl.dice) if t.value in names[:i]), None)
+            if twice is not None:
+                self.error("E212", f"the die '{twice.value}' is listed twice", twice.span,
+                           hint="name each die once")
+            elif len(names) < least[decl.role]:
+                what = {"doubles": "doubles need two dice", "triples": "triples need three dice",
+                        "move": "name the dice that move the pawn"}[decl.role]
+                self.error("E212", f"{what}, found {len(names)}", decl.span,
+                           hint=f"name {least[decl.role]} dice or more, each once")
+            if decl.role == "move":
+                for t in decl.dice:
+                    die = dice.get(t.value)
+                    if die is not None and not die.faces:
+                        self.error("E250", f"the die '{t.value}' has no face with a value to "
+                                   "move the pawn by", t.span,
+                                   hint="a die of symbols only is thrown beside the others")
 
 
 def head_span(node) -> ast.Span:

@@ -19,7 +19,7 @@ import attrs
 from rulelang import ast, vocab
 from rulelang.check_board import PROPERTY_KINDS
 
-__all__ = ["Flow", "MONEY_FLOWS", "MOVES", "moving_dice"]
+__all__ = ["Flow", "MONEY_FLOWS", "MOVES", "moving_dice", "doubles_dice", "triples_dice", "flat"]
 
 # What the effects do, from their declarations' facts (rulelang.vocab): who pays whom
 # ((payer, payee) or None, see vocab.Facts), which move the pawn and land, which continue a
@@ -29,6 +29,7 @@ __all__ = ["Flow", "MONEY_FLOWS", "MOVES", "moving_dice"]
 _EFFECTS = [p for p in vocab.of_role("effect") if p.node is not None]
 MONEY_FLOWS: dict[type, Callable[[object], tuple[str, str] | None]] = {
     p.node: p.money_of for p in _EFFECTS}
+MONEY_FLOWS[ast.Choice] = lambda e: None  # its options' money: `flat`
 MOVES = tuple(p.node for p in _EFFECTS if p.facts.moves)
 _CONTINUES = MOVES + tuple(p.node for p in _EFFECTS if p.facts.draws)
 _STOPS = tuple(p.node for p in _EFFECTS if p.facts.ends_turn)
@@ -118,7 +119,7 @@ class Flow:
                                hint="put them before 'go to jail', or drop them")
                     break
             if hook is not None:
-                for e in effects:
+                for e in flat(effects):
                     self.money(e, hook)
 
     def money(self, effect, hook: Hook) -> None:
@@ -137,7 +138,7 @@ class Flow:
     # ------------------------------------------------------------ dead rules
 
     def dead_rules(self) -> None:
-        dice = moving_dice(self.program)
+        dice = doubles_dice(self.program)
         common = set.intersection(*(_faces(d) for d in dice)) if dice else set()
         again = any(isinstance(e, ast.RollAgain) for h in self.hooks for e in h.when.effects)
         jailing = min((h for h in self.hooks
@@ -342,6 +343,9 @@ class Flow:
             if not isinstance(e.spaces, int):
                 return None  # an expression: known only when the game plays it
             return (p + e.spaces) % self.n
+        if isinstance(e, ast.ChooseSpace) or (
+                isinstance(e, ast.AdvanceNext) and (e.owner or e.where)):
+            return None  # the player or the board decide: no one known space
         return self.next_of_kind(e.kind.name, p)
 
     def cards_from_every_square(self) -> None:
@@ -589,9 +593,9 @@ class Flow:
         if not self.program.rules or not self.n:
             return  # equipment only, or no board (E404): not a game to play
         drawn = self.draw_positions()
-        effects = [e for h in self.hooks for e in h.when.effects]
+        effects = [e for h in self.hooks for e in flat(h.when.effects)]
         effects += [e for d in self.program.decks if d.name.value in drawn
-                    for c in d.cards for e in c.effects]
+                    for c in d.cards for e in flat(c.effects)]
         if self.settings.get("time_limit") or any(isinstance(e, ast.EndGame) for e in effects):
             return
         takes = any(_takes_money(e) for e in effects)
@@ -605,9 +609,41 @@ class Flow:
 
 
 def moving_dice(program: ast.Program) -> list[ast.Die]:
-    """The dice that move the pawn and make doubles: those with a face of value (a die of
-    symbols only, like the Force die, is thrown beside them)."""
-    return [d for d in program.dice if d.faces]
+    """The dice that move the pawn: those declared so (`dice ... move the pawn`), else those
+    with a face of value (a die of symbols only, like the Force die, is thrown beside them)."""
+    return _declared(program, "move") or [d for d in program.dice if d.faces]
+
+
+def doubles_dice(program: ast.Program) -> list[ast.Die]:
+    """The dice that make doubles: declared, else the moving dice."""
+    return _declared(program, "doubles") or moving_dice(program)
+
+
+def triples_dice(program: ast.Program) -> list[ast.Die]:
+    """The dice that make triples: only those declared."""
+    return _declared(program, "triples")
+
+
+def _declared(program: ast.Program, role: str) -> list[ast.Die]:
+    by_name = {d.name.value: d for d in program.dice}
+    for decl in program.dice_decls:
+        if decl.role == role:
+            return [by_name[t.value] for t in decl.dice if t.value in by_name]
+    return []
+
+
+def flat(effects) -> Iterator:
+    """The effects of a list, a choice's options' effects included, and the effects after
+    `, else`."""
+    for e in effects:
+        if isinstance(e, ast.Choice):
+            for option in e.options:
+                yield from flat(option)
+        else:
+            yield e
+            other = getattr(e, "otherwise", None)
+            if other is not None:
+                yield other
 
 
 def _faces(die: ast.Die) -> set:

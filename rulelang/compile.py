@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import ast, compile_course, evaluate
 from .diagnostics import RuleError
 from .engine import actions as act
+from .engine import moves as mv
 from .engine import tokens as tk
 from .engine.endings import end_now
 from .engine.game import Game
@@ -57,6 +58,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     land: list[list] = [[] for _ in range(n)]
     passing: list[list] = [[] for _ in range(n)]
     doubles: list[DoublesHook] = []
+    triples: list = []
     turn_start: list = []
     faces: list[tuple[int, int | str, Hook]] = []
     after_faces: list[tuple[int, object, Hook]] = []
@@ -90,6 +92,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
                         passing[pos].append(env.hook(name, stmt, None))
                 case ast.RollsDoubles(times):
                     doubles.append(DoublesHook(times, env.hook(name, stmt, None)))
+                case ast.RollsTriples():
+                    triples.append(env.hook(name, stmt, None))
                 case ast.TurnStarts():
                     turn_start.append(env.hook(name, stmt, None))
                 case ast.DieShows(face, _, after):
@@ -165,6 +169,10 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         options=tuple(program.options),
         parameters=parameters,
         course=compile_course.course(env, program),
+        moving_dice=env.declared("move"),
+        doubles_dice=env.declared("doubles"),
+        triples_dice=env.declared("triples") or (),
+        triples_hooks=tuple(triples),
         permits={a: tuple(p) for a, p in permits.items()},
         origins=origins,
         roll_hooks=tuple(rolls),
@@ -320,6 +328,19 @@ class _Env:
         if name.value not in self.dice:
             raise RuleError("E152", f"unknown die '{name.value}'", name.span)
         return self.dice[name.value]
+
+    def declared(self, role: str) -> tuple[int, ...] | None:
+        """The dice of a declaration (`dice ... make doubles`), or None without one."""
+        for decl in self.program.dice_decls:
+            if decl.role == role:
+                return tuple(self.die(t) for t in decl.dice)
+        return None
+
+    def where(self, c: ast.Condition | None):
+        """A `where` condition as a test of a candidate space: the condition itself, tested
+        as cond(game, firing.at(q, owner of q)): `the space` and `the owner` are the candidate
+        and its owner (engine/moves.py)."""
+        return None if c is None else self.condition(c)
 
     def kind_table(self, kind: ast.Name):
         """(is of the kind, next space of the kind) for every position."""
@@ -561,6 +582,18 @@ class _Env:
                 return _then_rolled(())
             case ast.MultiplyRent():
                 return None  # folded into `pay rent` by _rent_mods
+            case ast.Choice(options, texts):
+                compiled = tuple(tuple(f for f in (self.effect(x) for x in option)
+                                       if f is not None) for option in options)
+                return mv.choice_effect(compiled, texts, tuple(_gain(o) for o in options))
+            case ast.AdvanceNext(kind, owner, where, otherwise):
+                is_kind = self.kind_table(kind)[0]
+                other = self.effect(otherwise) if otherwise is not None else None
+                return mv.advance_next(is_kind, owner, self.where(where), other)
+            case ast.ChooseSpace(kind, owner, where, straight):
+                is_kind = self.kind_table(kind)[0]
+                of_kind = tuple(q for q, yes in enumerate(is_kind) if yes)
+                return mv.choose_space(of_kind, owner, self.where(where), straight)
             case ast.KeepJailCard():
                 raise RuleError("E302", "only a card can be kept", e.span,
                                 hint="use `keep to leave jail free` on a card of a deck")
@@ -575,6 +608,18 @@ class _Env:
             effects = self.effects([e for e in c.effects if not isinstance(e, ast.KeepJailCard)])
             cards.append(Card(c.id.value, c.title.value, effects, keep))
         return Deck(d.name.value, tuple(cards))
+
+
+def _gain(effects) -> int:
+    """The cash an option brings at once by its effects' declared money (for agents)."""
+    total = 0
+    for e in effects:
+        amount = getattr(e, "amount", None)
+        if isinstance(e, ast.Collect) and isinstance(amount, ast.Money):
+            total += amount.amount
+        elif isinstance(e, (ast.Pay, ast.PayInto)) and isinstance(amount, ast.Money):
+            total -= amount.amount
+    return total
 
 
 def _modified_rent(mods, factor: int):

@@ -53,7 +53,7 @@ CODES: dict[str, str] = {
     "E016": "value where a name was expected",
     "E017": "bad `--set NAME=VALUE`",
     "E018": "blocks nested too deeply",
-    "E019": "condition nested too deeply",
+    "E019": "nested too deeply within a line",
     "E101": "unknown setting",
     "E102": "unknown space kind",
     "E103": "unknown kind of space",
@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "E209": "list too long",
     "E210": "arithmetic on the wrong units",
     "E211": "comparison of different units",
+    "E212": "bad dice declaration",
     "E250": "die without values where a number is needed",
     "E301": "inconsistent settings",
     "E302": "`keep to leave jail free` outside a card",
@@ -95,6 +96,7 @@ CODES: dict[str, str] = {
     "E305": "ownership of a space that cannot be owned",
     "E306": "money paid to no one",
     "E307": "subject the event or action does not have",
+    "E308": "choice with one option",
     "E309": "kind the event or action cannot take",
     "E310": "group or building test on a space that has none",
     "E312": "more deeds dealt than the board holds",
@@ -113,7 +115,7 @@ CODES: dict[str, str] = {
     "E410": "property missing a price, mortgage, group or house cost",
     "E411": "mortgage above the price",
     "E412": "group lots disagree",
-    "E413": "no space of the kind `nearest` looks for",
+    "E413": "no space of the kind a move looks for",
     "E414": "attribute that does not apply to the kind",
     "E415": "more than one board in a file",
     "E416": "game that can never end",
@@ -134,6 +136,7 @@ CODES: dict[str, str] = {
     "W109": "override that changes nothing",
     "W110": "effect that never happens",
     "W111": "dice that always give the same throw",
+    "W112": "`else` that never runs",
 }
 
 

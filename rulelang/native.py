@@ -35,6 +35,7 @@ MODULES = (
     "rulelang.engine.endings",
     "rulelang.engine.tokens",
     "rulelang.engine.setup",
+    "rulelang.engine.moves",
     "rulelang.compile",
 )
 

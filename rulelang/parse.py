@@ -45,7 +45,9 @@ _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
 # deeper than MAX_DEPTH (E018) and lists longer than the others (E209) are coded errors,
 # found while the text is read, before a parse tree or an AST of that size exists.
 MAX_DEPTH = 50  # blocks inside blocks (options within options)
-MAX_NESTING = 16  # parentheses and prefix `not` within one condition (E019)
+# parentheses and prefix `not` within one condition, and `, else` effects nested in one
+# another on one line (E019: the builder's transformer recurses)
+MAX_NESTING = 16
 MAX_BLOCK_LINES = 10_000  # lines directly in one block: spaces, cards, a rule's lines
 MAX_LINE_TOKENS = 10_000  # words and values on one line: faces, effects, characters
 MAX_FACES = 1000  # faces of one die, a range included (a longer range is E208)
@@ -169,13 +171,14 @@ class _Indenter(Indenter):
 
 
 class _Nesting:
-    """E019: a condition nested deeper than MAX_NESTING by `(` and prefix `not`, counted on
-    the tokens of a line before any tree is built (the builder's transformer is recursive).
+    """E019: a condition nested deeper than MAX_NESTING by `(` and prefix `not`, or more than
+    MAX_NESTING `, else` effects nested in one another, counted on the tokens of a line before
+    any tree is built (the builder's transformer is recursive).
 
     A prefix `not` (after `if`, `unless`, `and`, `or`, `(` or another prefix `not`) opens a
     level that closes with its operand: an atom, or the parenthesised condition after it."""
 
-    __slots__ = ("indenter", "held", "pending", "prefix")
+    __slots__ = ("indenter", "held", "pending", "prefix", "elses")
 
     def __init__(self, indenter: "_Indenter") -> None:
         self.indenter = indenter
@@ -185,9 +188,17 @@ class _Nesting:
         self.held: list[int] = []  # per open `(`: the prefix `not`s it closes with
         self.pending = 0  # prefix `not`s waiting for their operand
         self.prefix = False  # whether a prefix `not` may come next
+        self.elses = 0  # `, else` effects on the line, each nested in the one before
 
     def see(self, token: Token) -> None:
         kind = token.type
+        if kind == "_ELSE":
+            self.elses += 1
+            if self.elses > MAX_NESTING:
+                raise RuleError("E019", f"more than {MAX_NESTING} ', else' effects are "
+                                "nested in one another here",
+                                self.indenter._span(token, token.line, token.column),
+                                hint="no rule needs so many fallbacks: split the rule")
         if kind == "NOT" and self.prefix:
             self.pending += 1
             self._deepest(token)
@@ -637,9 +648,20 @@ _CONVERT: dict[str, Callable] = {
     **dict.fromkeys(("space", "unique_space", "deck", "pot", "token", "die", "face"),
                     lambda b, t, p, n: b._text(t)),
     **dict.fromkeys(("kind", "option", "building"), lambda b, t, p, n: b._name(t)),
-    **dict.fromkeys(("target", "token_ref"), lambda b, t, p, n: t),
+    **dict.fromkeys(("target", "token_ref", "condition"), lambda b, t, p, n: t),
     "negation": lambda b, t, p, n: True,
+    "otherwise": lambda b, t, p, n: _otherwise(b, t),
 }
+
+
+def _otherwise(b: "_Builder", effect):
+    """The effect after `, else`: an effect node (a rent modifier there is E010)."""
+    if isinstance(effect, _Modifier):
+        b._error("E010", f"the rent modifier '{effect.primitive.title}{effect.value}' must "
+                 "follow 'advance to the nearest ...'", effect.span,
+                 hint="after `, else` comes one effect")
+        return None
+    return effect
 
 
 @v_args(meta=True)
@@ -652,6 +674,7 @@ class _Builder(Transformer):
         self.path = path
         self.text = text  # the text parsed (a permission keeps its own, quoted by refusals)
         self.offset = offset  # lines of the file before the chunk
+        self._lines = text.split("\n") if text else None  # the chunk's lines
         self.errors: list = Diagnostics()
         # One int per line number and one str per name, shared by every span and node that
         # holds them: in a long file of short lines, these copies were a third of the AST.
@@ -1115,6 +1138,34 @@ class _Builder(Transformer):
         return ast.Permission(action, conditions, self._span(meta), text)
 
     # -- effects
+
+    def choice(self, meta, ch):
+        options = tuple(o for o, _ in ch)
+        span = self._span(meta)
+        if len(options) < 2:
+            self._error("E308", "a choice needs two options or more", span,
+                        hint="add '; OPTION' (e.g. '; nothing'), or drop 'the player chooses "
+                        "one:'")
+        return ast.Choice(options, tuple(t for _, t in ch), span)
+
+    def choice_option(self, meta, ch):
+        effects = self.effects(meta, ch)
+        text = ""
+        if self._lines is not None and meta.line == meta.end_line:
+            text = self._lines[meta.line - 1][meta.column - 1:meta.end_column - 1]
+        return effects, text
+
+    def dice_move(self, meta, ch):
+        return self._dice_decl("move", meta, ch)
+
+    def dice_doubles(self, meta, ch):
+        return self._dice_decl("doubles", meta, ch)
+
+    def dice_triples(self, meta, ch):
+        return self._dice_decl("triples", meta, ch)
+
+    def _dice_decl(self, role, meta, ch):
+        return ast.DiceDecl(role, tuple(self._text(t) for t in ch), self._span(meta))
 
     def effects(self, meta, ch):
         out: list = []

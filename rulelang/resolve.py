@@ -106,6 +106,7 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
         board=merger.board,
         decks=tuple(merger.decks),
         dice=tuple(merger.dice),
+        dice_decls=tuple(merger.dice_decls.values()),
         rules=tuple(merger.rules),
         settings=tuple(merger.settings),
         currency=merger.currency,
@@ -227,6 +228,8 @@ class _Merger:
         self.board: ast.Board | None = None
         self.decks: list[ast.Deck] = []
         self.dice: list[ast.Die] = []
+        # which dice move the pawn, make doubles, make triples: by role, the latest in force
+        self.dice_decls: dict[str, ast.DiceDecl] = {}
         self.rules: list[ast.Rule] = []
         self.settings: list[ast.Set] = []
         self.currency: ast.Currency | None = None
@@ -256,6 +259,7 @@ class _Merger:
         inherited_decks = {d.name.value for d in self.decks}
         replaced: set[str] = set()
         dice: list[ast.Die] = []
+        decls: dict[str, ast.DiceDecl] = {}
         board: ast.Board | None = None
         for item in items:
             if isinstance(item, ast.Board):
@@ -269,6 +273,8 @@ class _Merger:
                 self._add_deck(item, inherited_decks, replaced)
             elif isinstance(item, ast.Die):
                 dice.append(item)
+            elif isinstance(item, ast.DiceDecl):
+                decls[item.role] = item  # the last of a role is in force
             elif isinstance(item, ast.Rule):
                 self._add_rule(item)
             elif isinstance(item, ast.Remove):
@@ -285,6 +291,8 @@ class _Merger:
                 self.pots.append(item)  # a duplicate is left to the checker
         if dice:
             self.dice = dice
+            self.dice_decls = {}  # new dice: the parent's declarations name other dice
+        self.dice_decls.update(decls)
         for item in items:
             if isinstance(item, ast.Rename):
                 self._rename(item)

@@ -100,6 +100,10 @@ class Checker:
         elif kind == "end":
             self.ends += 1
             self.check_end(event)
+        elif kind == "choice":
+            options, chosen = event["options"], event["chosen"]
+            if len(options) < 2 or type(chosen) is not int or not 0 <= chosen < len(options):
+                self.fail(f"a choice of option {chosen!r} among {len(options)}")
         self.check_state(in_transit)
 
     def fail(self, message: str) -> None:

@@ -502,4 +502,4 @@ def test_every_effect_says_how_money_moves():
 
     from rulelang.check_flow import MONEY_FLOWS
 
-    assert set(typing.get_args(ast.Effect)) == set(MONEY_FLOWS)
+    assert set(typing.get_args(ast.Effect)) | {ast.Choice} == set(MONEY_FLOWS)

@@ -379,3 +379,64 @@ def test_cookbook_shows_the_files_as_they_are(name):
     assert blocks
     for block in blocks:
         assert block in text, f"docs/cookbook.md, section {name!r}: not in the file:\n{block}"
+
+
+# ------------------------------------------------------------------ choices and moves by predicate
+
+
+def test_go_or_anywhere_a_choice_on_go_then_a_move_to_the_property_chosen():
+    """Go or anywhere: stopping on GO offers the choice under the file's rule; an answer of the
+    second option pays the salary back and moves the player, under the same rule, to the
+    property it then chooses among every property."""
+    p = Played("go_or_anywhere.rules", seed=1, agents=RANDOM)
+    choices = [e for e in fired(p, "go_or_anywhere.rules") if e["event"] == "choice"]
+    assert choices
+    went = 0
+    for e in choices:
+        i = p.events.index(e)
+        assert [m for m in p.events[:i] if m["event"] == "move"][-1]["to"] == "GO"
+        if e["options"] != ["nothing", "pay $200, advance to a property of the player's choice"]:
+            continue
+        after = p.until_next(i, "roll")
+        if e["chosen"] == 0:
+            assert not [a for a in after if a["event"] in ("move", "transfer")
+                        and a["rule"] == "go_or_anywhere"]
+            continue
+        paid, target, move = after[0], after[1], after[2]
+        assert (paid["event"], paid["source"], paid["amount"]) == ("transfer", e["player"], 200)
+        assert target["event"] == "choice" and len(target["options"]) == 28
+        assert move["event"] == "move" and move["to"] == target["options"][target["chosen"]]
+        assert move["rule"] == "go_or_anywhere" and p.is_property(move["to"])
+        went += 1
+    assert went
+
+
+def test_speed_die_mr_monopoly_and_triples():
+    """The Speed Die: three dice are thrown; doubles count on the white dice only (a third die's
+    number does not spoil them), Mr. Monopoly advances the player to the next lot the bank holds
+    (a deed or an auction follows), and triples offer every space of the board."""
+    p = Played("speed_die.rules", seed=1)
+    rolls = [e for e in p.events if e["event"] == "roll" and e["rule"] == "turn"]
+    assert rolls and all(len(e["dice"]) == 3 for e in rolls)
+    for i, e in enumerate(p.events):
+        if e["event"] == "roll" and e["rule"] == "turn" and e["dice"][0] == e["dice"][1] \
+                and e["dice"][2] != e["dice"][0] and not p.boards[i][3][e["player"]]:
+            after = p.until_next(i, "roll", "first_player")
+            if not [a for a in after if a["event"] in ("jail", "bankrupt", "end")]:
+                nxt = p.events[i + 1 + len(after)]
+                assert nxt["event"] == "roll" and nxt["player"] == e["player"], (e, nxt)
+    moves = [e for e in fired(p, "speed_die.rules")
+             if e["event"] == "move" and e["rule"] == "mr_monopoly"]
+    assert moves
+    for e in moves:
+        i = p.events.index(e)
+        after = p.until_next(i, "roll", "move")
+        if p.boards[i][0][p.index(e["to"])] == -1:
+            assert [a for a in after if a["event"] in ("deed", "auction")], after
+        else:  # the bank held none: the next lot of another player
+            assert p.boards[i][0][p.index(e["to"])] not in (-1, e["player"])
+    triples = [e for e in fired(p, "speed_die.rules") if e["event"] == "choice"]
+    assert triples and all(e["rule"] == "triples" and len(e["options"]) == 40 for e in triples)
+    for e in triples:
+        roll = [r for r in p.events[:p.events.index(e)] if r["event"] == "roll"][-1]
+        assert len(set(roll["dice"])) == 1

@@ -198,17 +198,18 @@ def _grammar_rulebooks():
         "MULT": st.integers(0, 12).map(lambda n: f" x{n} "),
         "_POSS": st.sampled_from(["'s ", "\u2019s "]),
         "COMMENT": st.just(""),
-        "_POSS": st.just("'s "),
         "_NL": st.just("\n"),
+        "_ELSE": st.just(", else "),
+        "_POSS": st.sampled_from(["'s ", "\u2019s "]),
         "_INDENT": st.just("\x01"),
         "_DEDENT": st.just("\x02"),
     }
     return from_lark(lark, explicit=explicit).map(_layout)
 
 
-# The errors a text the grammar accepts can still have: the builder's (values, units) and the
-# reader's bound on the nesting of conditions.
-_BUILT = {"E202", "E204", "E205", "E208", "E009", "E010", "E013", "E210", "E019"}
+# The errors a text the grammar accepts can still have: the builder's (values, units, a choice
+# with one option) and the reader's bound on nesting (conditions, `, else` effects).
+_BUILT = {"E202", "E204", "E205", "E208", "E009", "E010", "E013", "E210", "E019", "E308"}
 
 
 @FUZZ

@@ -15,7 +15,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from invariants import CheckedGame, Checker, causes, load, ruleset_paths
 from rulelang.engine import actions as act
 from rulelang.engine.actions import Build, IllegalAction, Lift, Mortgage, Sell, SellAll, Trade
+from rulelang.engine import moves
 from rulelang.engine.agents import RandomAgent
+from rulelang.engine.tables import Choice
 from rulelang.engine.game import GameOver
 from scenario import snapshot
 from strategies import SEEDS, players
@@ -26,6 +28,8 @@ BIDS = st.lists(st.one_of(st.none(), st.integers(-10, 400), st.integers(400, 500
                           st.floats(0, 500), st.text(max_size=3), st.booleans()), max_size=4)
 CARDS = st.one_of(st.just(0), st.integers(-1, 2))
 JAIL_CHOICES = st.sampled_from(["roll", "pay", "card", "bribe", None, 3])
+# answers to `the player chooses one` / a space of the player's choice: valid or not
+CHOICES = st.one_of(st.integers(-2, 5), st.sampled_from([None, True, 1.0, "0", (0,)]))
 
 
 class Puppet(RandomAgent):
@@ -48,6 +52,11 @@ class Puppet(RandomAgent):
 
     def jail(self, game, seat):
         return self.script.pop("jail") if "jail" in self.script else super().jail(game, seat)
+
+    def choose(self, game, seat, choice):
+        if "choose" in self.script:
+            return self.script.pop("choose")
+        return super().choose(game, seat, choice)
 
     def accept_trade(self, game, seat, proposer, trade):
         if "accept" in self.script:
@@ -308,6 +317,34 @@ class EngineMachine(RuleBasedStateMachine):
         assert paid == (not st_.bankrupt[seat])
         if paid and creditor != st_.bank:
             assert st_.cash[creditor] == had + amount
+
+    @rule(data=st.data(), answer=CHOICES)
+    def choose(self, data, answer):
+        """A choice among effects or spaces: a valid answer is logged and returned; any other
+        is refused, naming the rule that asks, and changes nothing."""
+        game = self.game
+        seat = self.seat(data)
+        n = data.draw(st.integers(2, 4), label="options")
+        spaces = tuple(data.draw(st.lists(st.sampled_from(range(self.rb.size)), min_size=n,
+                                          max_size=n, unique=True), label="spaces")) \
+            if data.draw(st.booleans(), label="spaces?") else ()
+        asks = data.draw(st.sampled_from(self.rb.rule_names), label="rule")
+        choice = Choice(asks, tuple(f"option {i}" for i in range(n)), spaces)
+        self.puppets[seat].script["choose"] = answer
+        before, versions = snapshot(game), (game.version, list(game.seat_version))
+        try:
+            got = moves.choose(game, seat, choice)
+        except IllegalAction as err:
+            assert not (type(answer) is int and 0 <= answer < n)
+            assert err.rule == asks
+            self.refused(err, before, versions)
+            event("choice refused")
+            return
+        finally:
+            self.clear_scripts()
+        assert type(answer) is int and got == answer and 0 <= got < n
+        assert snapshot(game) == before
+        event("choice done")
 
     @rule(data=st.data())
     def send_to_jail(self, data):

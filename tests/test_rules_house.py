@@ -15,6 +15,8 @@ NO_SHORTAGE = "house/no_housing_shortage.rules"
 RANDOM_START = "house/random_start.rules"
 BONUS = "house/free_parking_bonus.rules"
 COUNTDOWN = "house/countdown_token.rules"
+GO_ANYWHERE = "house/go_or_anywhere.rules"
+SPEED_DIE = "house/speed_die.rules"
 LUCKY = "house/lucky_roller.rules"
 SIGHTS = "house/see_the_sights.rules"
 
@@ -241,7 +243,8 @@ def test_house_rules_extend_an_official_rulebook():
     """Each house rule is a short file extending an official rulebook."""
     names = sorted(f"house/{p.name}" for p in (RULESETS / "house").glob("*.rules"))
     assert {JACKPOT, DOUBLE_GO, NO_AUCTIONS, NO_RENT_IN_JAIL, LAP, CITY, FREE_BUILD, FLAT_TAX,
-            NO_SHORTAGE, RANDOM_START, BONUS, COUNTDOWN, LUCKY, SIGHTS} == set(names)
+            NO_SHORTAGE, RANDOM_START, BONUS, COUNTDOWN, GO_ANYWHERE, SPEED_DIE, LUCKY,
+            SIGHTS} == set(names)
     for name in names:
         rb = rulebook(name)
         assert len(rb.files) >= 3 and rb.files[1].endswith(("classic_1961.rules",

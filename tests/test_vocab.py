@@ -128,7 +128,8 @@ def test_each_form_parses(alias):
                "MULT": "x2", "STRING": '"GO"', "NAME": "street", "target": '"GO"',
                "token_ref": "a token", "NOT": "not", "expr": "$5", "who": "player",
                "_thing": "houses", "cmp": "at least", "ordinal": "first",
-               "(MONEY | INT | PERCENT)": "$5"}
+               "(MONEY | INT | PERCENT)": "$5", "cond_body": "the player is in jail",
+               "_ELSE effect": ", else nothing"}
     words = []
     for item in e.items:
         if item is None or item == INLINE_ARTICLE:
@@ -191,7 +192,7 @@ _STRUCTURE = {"File", "Extends", "Item", "Rule", "Remove", "Option", "Set", "Whe
               "Board", "SpaceDecl", "Die", "Deck", "Card", "TokenDecl", "SideDecl", "Rename",
               "Pot", "Currency", "Program", "Span", "Money", "Count", "Percent", "Flag", "Word",
               "Text", "Range", "Name", "Value", "Statement", "Event", "Effect", "Amount",
-              "SpaceTarget", "NOWHERE",
+              "SpaceTarget", "NOWHERE", "Choice", "DiceDecl",
               # the operators of expressions and conditions (grammar.lark's skeleton)
               "Plus", "Times", "PercentOf", "PerOwned", "Not", "And", "Or", "Expr", "Cond",
               "Atom", "Factor", "Permission"}

@@ -14,6 +14,7 @@ from mypy_extensions import mypyc_attr
 
 from . import actions as act
 from .actions import PAY_FINE, USE_CARD, Bid, Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
+from .tables import Choice
 
 if TYPE_CHECKING:
     from .game import Game
@@ -78,6 +79,11 @@ class Agent:
     def choose_character(self, game: Game, seat: int, free: tuple[int, ...]) -> int:
         """A character (index in game.rulebook.characters), and with it a side."""
         return free[0]
+
+    def choose(self, game: Game, seat: int, choice: Choice) -> int:
+        """The index of one of `choice.options` (`the player chooses one: ...`, or a space of
+        the player's choice: then `choice.spaces` holds the candidates' positions)."""
+        return 0
 
 
 _NEVER = 1 << 62  # more cash than any game holds
@@ -407,6 +413,29 @@ class DefaultAgent(Agent):
     def claim(self, game: Game, seat, pos):
         return True
 
+    def choose(self, game: Game, seat, choice):
+        if not choice.spaces:
+            # the best cash at once by the options' declared money; ties: the first
+            gains = choice.gains
+            return max(range(len(gains)), key=lambda i: (gains[i], -i)) if gains else 0
+        # a space: the most wanted unowned property it can buy keeping its reserve, else
+        # the first where no rent is owed, else the first
+        st, rb = game.state, game.rulebook
+        best, best_want = -1, 0.0
+        for i, q in enumerate(choice.spaces):
+            sp = rb.spaces[q]
+            if sp.is_property and st.owner[q] < 0 \
+                    and st.cash[seat] - sp.price >= self.reserve:
+                want = _wants(game, seat, q)
+                if want > best_want:
+                    best, best_want = i, want
+        if best >= 0:
+            return best
+        for i, q in enumerate(choice.spaces):
+            if st.owner[q] < 0 or st.owner[q] == seat or st.mortgaged[q]:
+                return i
+        return 0
+
     def place_token(self, game: Game, seat, token, spaces):
         # as far behind the player as it can be: the longest way round before meeting it
         here, size = game.state.position[seat], game.rulebook.size
@@ -457,6 +486,9 @@ class RandomAgent(Agent):
 
     def tax(self, game: Game, seat, options):
         return self.rng.randrange(len(options))
+
+    def choose(self, game: Game, seat, choice):
+        return int(self.rng.random() * len(choice.options))
 
     def raise_funds(self, game: Game, seat, owed):
         choices = [a for a in act.legal_actions(game, seat) if isinstance(a, (Sell, Mortgage))]

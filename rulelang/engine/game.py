@@ -274,17 +274,19 @@ class Game(Holdings):
         return dice
 
     def move_by(self, seat: int, steps: int, cause: Firing,
-                rent: RentContext | None = None) -> None:
+                rent: RentContext | None = None, passing: bool = True) -> None:
         """Move forward (passing spaces) or backward (passing nothing), then land: fire the
         rules of the space the player ends on. The move is `cause`'s (its rule and throw);
-        `rent` is how a card changes the rent due where the player lands."""
-        self._move(seat, steps, cause.rule, cause.dice, cause.total, rent, cause.streak)
+        `rent` is how a card changes the rent due where the player lands; `passing=False`:
+        straight there, passing nothing (a move to a space of the player's choice)."""
+        self._move(seat, steps, cause.rule, cause.dice, cause.total, rent, cause.streak,
+                   passing)
 
     def _move(self, seat: int, steps: int, rule: str, dice: tuple, total: int,
-              rent: RentContext | None, streak: int = 0) -> None:
+              rent: RentContext | None, streak: int = 0, passing: bool = True) -> None:
         st, rb = self.state, self.rulebook
         start = st.position[seat]
-        if steps > 0:
+        if steps > 0 and passing:
             crossed = rb.crossings[start][steps % (rb.size + 1)]
             if crossed:
                 # a `passes` rule that moves the player on is a link of the chain too
@@ -679,6 +681,11 @@ class Game(Holdings):
                         hook(self, self._thrown(seat, dice, total, by, doubles))
                         if self.stop:
                             break
+            if rb.triples_hooks and rb.triples[i] and not self.stop:
+                for _, by, hook in rb.triples_hooks:
+                    hook(self, self._thrown(seat, dice, total, by, streak))
+                    if self.stop:
+                        break
             if not self.stop:
                 self._move(seat, total, "turn", dice, total, None, streak)
             if rb.after_face_hooks:

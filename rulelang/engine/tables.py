@@ -43,6 +43,18 @@ class RentContext:
 
 
 @frozen
+class Choice:
+    """What the player is asked: the rule (or "card ID") whose effect asks, the options' texts
+    (or the candidate spaces' names), the candidate positions of a target choice, and the
+    cash each option brings at once by its declared money (collect +, pay -; for agents)."""
+
+    rule: str
+    options: tuple[str, ...]
+    spaces: tuple[int, ...] = ()
+    gains: tuple[int, ...] = ()
+
+
+@frozen
 class Space:
     """One space: its kind, and for properties its group, prices and rent table."""
 
@@ -170,6 +182,12 @@ class Rulebook:
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
     course: Course = NO_COURSE  # the events of the game's course (engine/course.py)
+    # the dice declarations (`dice ... move the pawn / make doubles / make triples`), as die
+    # indices; None: as without a declaration
+    moving_dice: tuple[int, ...] | None = None
+    doubles_dice: tuple[int, ...] | None = None
+    triples_dice: tuple[int, ...] = ()
+    triples_hooks: tuple[Hook, ...] = ()
     # per action (ACTIONS), the permissions that may refuse it, in rule order; () costs nothing
     permits: dict = attrs.field(factory=_no_permits)
     # per setting, the label of the `set` line in force (compile.settings_of): the rule's
@@ -189,6 +207,7 @@ class Rulebook:
     crossings: tuple[tuple[tuple[int, ...], ...], ...] = attrs.field(init=False)
     doubles: tuple[bool, ...] = attrs.field(init=False)
     totals: tuple[int, ...] = attrs.field(init=False)
+    triples: tuple[bool, ...] = attrs.field(init=False)
     group_of: tuple[int, ...] = attrs.field(init=False)  # per space, its group or -1
     street_groups: tuple[int, ...] = attrs.field(init=False)  # groups that take buildings
     is_street: tuple[bool, ...] = attrs.field(init=False)  # per space
@@ -225,18 +244,24 @@ class Rulebook:
             nearest[kind] = tuple(row)
         object.__setattr__(self, "nearest", nearest)
         # Every outcome of the dice, equally likely, so one random draw picks a whole roll.
-        # A face is its value, or its name when it has none (a symbol); only the dice with
-        # values move the pawn and make doubles (a die of symbols is thrown beside them).
+        # A face is its value, or its name when it has none (a symbol); without declarations
+        # only the dice with values move the pawn and make doubles (a die of symbols is thrown
+        # beside them), and nothing makes triples. Declarations change these tables only, so
+        # the draws are the same.
         rolls: list[tuple[int | str, ...]] = [()]
         for faces in self.dice:
             rolls = [r + (f,) for r in rolls for f in faces]
-        moving = [i for i, faces in enumerate(self.dice)
-                  if any(isinstance(f, int) for f in faces)]
+        moving = list(self.moving_dice) if self.moving_dice is not None else [
+            i for i, faces in enumerate(self.dice) if any(isinstance(f, int) for f in faces)]
+        pair = list(self.doubles_dice) if self.doubles_dice is not None else moving
+        three = list(self.triples_dice)
         object.__setattr__(self, "rolls", tuple(rolls))
         object.__setattr__(self, "totals", tuple(
             sum(r[i] for i in moving if isinstance(r[i], int)) for r in rolls))
         object.__setattr__(self, "doubles", tuple(
-            len(moving) > 1 and len({r[i] for i in moving}) == 1 for r in rolls))
+            len(pair) > 1 and len({r[i] for i in pair}) == 1 for r in rolls))
+        object.__setattr__(self, "triples", tuple(
+            len(three) > 2 and len({r[i] for i in three}) == 1 for r in rolls))
         # crossings[start][steps]: the spaces with pass rules a forward move goes over or onto
         object.__setattr__(self, "crossings", tuple(
             tuple(

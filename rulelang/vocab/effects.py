@@ -87,7 +87,8 @@ EFFECTS = (
         example='card "CH06" "Nearest utility": advance to the nearest utility, rent dice x10'),
     Primitive(
         "move", "effect", ast.MoveBy,
-        (Form("move {spaces}"), Form("move back {spaces}", negate="spaces")),
+        (Form("move {spaces}"), Form("move by {spaces}"),
+         Form("move back {spaces}", negate="spaces")),
         "N spaces forward / backward (passing counts forward only)",
         (Param("spaces", "steps", "the number of spaces", nonzero=True,
                bound="a move of 0 spaces does nothing",
