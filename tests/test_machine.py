@@ -328,7 +328,9 @@ class EngineMachine(RuleBasedStateMachine):
         spaces = tuple(data.draw(st.lists(st.sampled_from(range(self.rb.size)), min_size=n,
                                           max_size=n, unique=True), label="spaces")) \
             if data.draw(st.booleans(), label="spaces?") else ()
-        asks = data.draw(st.sampled_from(self.rb.rule_names), label="rule")
+        # the rule that asks: a rule, or a card (a rulebook of equipment only has no rule)
+        askers = self.rb.rule_names + tuple(c.rule for d in self.rb.decks for c in d.cards)
+        asks = data.draw(st.sampled_from(askers or ("agent",)), label="rule")
         choice = Choice(asks, tuple(f"option {i}" for i in range(n)), spaces)
         self.puppets[seat].script["choose"] = answer
         before, versions = snapshot(game), (game.version, list(game.seat_version))
