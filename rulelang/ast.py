@@ -624,8 +624,120 @@ class Rolls:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
+# The events of the game's course (vocab/game_events.py): they log nothing themselves.
+
+
+@frozen(weakref_slot=False)
+class TurnEnds:
+    """`when a turn ends`: after the player's actions, if it is still in the game."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class SentToJail:
+    """`when a player is sent to jail`: right after the player is put in jail."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class JailTurn:
+    """`when a player takes a turn in jail`: a jailed player's turn, before its jail decision."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class LeavesJail:
+    """`when a player leaves jail`: right after the player is freed."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class PropertyEvent:
+    """`when a street is offered|auctioned|bought` (what: "offered", "auctioned", "bought")."""
+
+    kind: Name
+    what: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class BuildingEvent:
+    """`when a building|house|hotel is bought|sold` (building: "building", "house", "hotel")."""
+
+    building: str
+    what: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class MortgageEvent:
+    """`when a mortgage is taken|lifted` (what: "taken", "lifted")."""
+
+    what: str
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class DeedChangesHands:
+    """`when a deed changes hands`: a deed passes to a player by a trade or a bankruptcy."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class CardDrawn:
+    """`when a card is drawn [from "Deck"]` (deck None: from any deck)."""
+
+    deck: Text | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class CannotPay:
+    """`when a player cannot pay`: raising funds failed, before the bankruptcy."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class GoesBankrupt:
+    """`when a player goes bankrupt [to the bank | to another player]` (to: None, "bank",
+    "player"); its effects are the settlement's instructions."""
+
+    to: str | None = None
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class GameEnds:
+    """`when the game ends`: a rule or the last player ended it (not the engine's bounds)."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class TimeLimitReached:
+    """`when the time limit is reached`: once, when the simulated clock reaches time_limit."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class BuildingsRunShort:
+    """`when buildings run short`: a player builds while the bank holds fewer buildings of
+    that kind than there are players in the game."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
 Event = Union[Lands, Passes, RollsDoubles, RollsTriples, TurnStarts, DieShows, GameStarts, Meets,
-              BattleOutcome, TokenReaches, RentDue, Rolls]
+              BattleOutcome, TokenReaches, RentDue, TurnEnds, SentToJail, JailTurn, LeavesJail,
+              PropertyEvent, BuildingEvent, MortgageEvent, DeedChangesHands, CardDrawn,
+              CannotPay, GoesBankrupt, GameEnds, TimeLimitReached, BuildingsRunShort, Rolls]
 
 # ---------------------------------------------------------------- conditions
 
@@ -983,6 +1095,79 @@ class MultiplyRent:
     span: Span = attrs.field(eq=False, default=NOWHERE)
 
 
+# The effects of the game's course (vocab/game_events.py).
+
+
+@frozen(weakref_slot=False)
+class ShuffleDecks:
+    """`shuffle the decks` (the game starts): every deck, in declaration order."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class HighestRollStarts:
+    """`the player with the highest roll starts` (the game starts): throws for the first
+    player; without it, seat 0 starts."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class DealDeeds:
+    """`deal N title deeds to each player [for free]` (the game starts)."""
+
+    count: int
+    free: bool = False
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class LeaveJail:
+    """`leave jail`: the player is freed (on a jail throw, it then moves by the dice)."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class PayFine:
+    """`pay the fine`: the player pays jail_fine, raising funds if short."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class LiftOrInterest:
+    """`lift the mortgage or pay the interest` (a deed changes hands): the new owner lifts
+    the mortgaged deed at once or pays the bank the interest."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class AuctionBuilding:
+    """`auction the building [from its cost]` (buildings run short)."""
+
+    from_cost: bool = False
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class BankAuctionsLots:
+    """`the bank auctions the lots` (a player goes bankrupt): the lots returned to the bank
+    are auctioned."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
+@frozen(weakref_slot=False)
+class EverythingToCreditor:
+    """`everything goes to the creditor` (a player goes bankrupt): no building is sold to
+    the bank first."""
+
+    span: Span = attrs.field(eq=False, default=NOWHERE)
+
+
 Effect = Union[
     Collect,
     Pay,
@@ -1008,6 +1193,15 @@ Effect = Union[
     ClaimFree,
     RollDice,
     MultiplyRent,
+    ShuffleDecks,
+    HighestRollStarts,
+    DealDeeds,
+    LeaveJail,
+    PayFine,
+    LiftOrInterest,
+    AuctionBuilding,
+    BankAuctionsLots,
+    EverythingToCreditor,
     AdvanceNext,
     ChooseSpace,
 ]

@@ -23,6 +23,7 @@ from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
 )
 from rulelang.vocab import SETTINGS, TYPES
+from rulelang.vocab.game_events import MONEY, STILL
 from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
@@ -554,6 +555,23 @@ class _Checker:
             return f"dice: {join(self.names['die'])}"
         return None
 
+    def property_kind(self, event: ast.PropertyEvent) -> None:
+        """`when a KIND is bought`: only a property kind is offered, auctioned or bought."""
+        if event.kind.name not in _OWNABLE:
+            self.error("E309", f"a {event.kind.name} is never {event.what}: only properties "
+                       "are", event.kind.span,
+                       hint="name a property kind: " + ", ".join(_OWNABLE))
+
+    def deal(self, effect: ast.DealDeeds) -> None:
+        """`deal N title deeds to each player`: the board must hold N for every player."""
+        players = self.values["players"][0][1]
+        lots = sum(s.kind.name in PROPERTY_KINDS for s in self.spaces)
+        if self.spaces and effect.count * players > lots:
+            self.error("E312", f"dealing {effect.count} deeds to each of up to {players} "
+                       f"players needs {effect.count * players} properties, the board has "
+                       f"{lots}", effect.span,
+                       hint=f"deal at most {lots // players} deeds to each player")
+
     def kind_target(self, target: ast.SpaceByKind) -> None:
         kind = target.kind.name
         if target.owner is not None and kind not in _OWNABLE:
@@ -619,6 +637,9 @@ class _Checker:
             if facts.card_only and event is not None:
                 self.error("E302", f"only a card can say '{vocab.shown_forms(p)[0]}'",
                            effect.span, hint="put it on a card of a deck")
+            elif not _allowed(p, event):
+                self.error("E351", _not_allowed(p, event), effect.span,
+                           hint=_allowed_hint(p, event))
             elif facts.needs_property and event is not None and not self.on_property(event):
                 self.error("E303", f"the effect '{p.title}' needs an event on a property",
                            effect.span,
@@ -708,8 +729,48 @@ def _shown(value: ast.Value) -> str:
 
 # What a kind of node needs besides the names and numbers of its parameters, checked once
 # its names are known.
-_AFTER = {ast.SpaceByKind: _Checker.kind_target, ast.Compare: _Checker.compare,
+_AFTER = {ast.SpaceByKind: _Checker.kind_target, ast.PropertyEvent: _Checker.property_kind,
+          ast.DealDeeds: _Checker.deal, ast.Compare: _Checker.compare,
           ast.AdvanceNext: _Checker.pick, ast.ChooseSpace: _Checker.pick}
+
+
+def _allowed(effect: vocab.Primitive, event) -> bool:
+    """Whether the event (None: a card) may carry the effect (E351): the effect's own list of
+    events, and the event's list of effects (vocab Facts.events, Facts.allows)."""
+    facts = effect.facts
+    ev = vocab.primitive_of(event) if event is not None else None
+    if facts.events and (ev is None or ev.name not in facts.events):
+        return False
+    allows = ev.facts.allows if ev is not None else None
+    if allows is None or facts.alone or effect.name in allows:
+        return True
+    if MONEY in allows and facts.money is not None and not facts.purchase \
+            and not facts.needs_property:
+        return True
+    return STILL in allows and not facts.moves and not facts.ends_turn \
+        and effect.name != "roll_again"
+
+
+def _not_allowed(effect: vocab.Primitive, event) -> str:
+    shown = vocab.shown_forms(effect)[0]
+    if event is None:
+        return f"a card cannot say '{shown}'"
+    return f"the effect '{shown}' is not allowed on '{vocab.shown_forms(vocab.primitive_of(event))[0]}'"
+
+
+def _allowed_hint(effect: vocab.Primitive, event) -> str:
+    """What the event allows, or where the effect goes."""
+    facts = effect.facts
+    ev = vocab.primitive_of(event) if event is not None else None
+    if facts.events and (ev is None or ev.name not in facts.events):
+        return "it goes on " + " or ".join(
+            f"'when {vocab.shown_forms(vocab.BY_NAME[e])[0]}'" for e in facts.events)
+    allows = ev.facts.allows if ev is not None else ()
+    words = {MONEY: "effects that only move money", STILL: "effects that do not move the pawn"}
+    said = [words.get(a) or f"'{vocab.shown_forms(vocab.BY_NAME[a])[0]}'" for a in allows or ()]
+    return "this event allows " + (", ".join(said) + " and " if said else "only ") + "'nothing'"
+
+
 _THING = vocab.Param("thing", "thing")
 # The conditions and values about the space's group or buildings: (group, buildings).
 _SPACE_TESTS = {

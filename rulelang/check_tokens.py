@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rulelang import ast
 from rulelang.check_board import join
+from rulelang.vocab import facts_of
 
 __all__ = ["check_themed"]
 
@@ -117,7 +118,7 @@ class _Themed:
                                hint="write: when rent is due on ...: rent x2")
         elif isinstance(event, ast.GameStarts):
             for e in when.effects:
-                if not isinstance(e, _NO_PLAYER):
+                if not isinstance(e, _NO_PLAYER) and "game_starts" not in facts_of(e).events:
                     self.error("E351", "when the game starts, no player acts: only tokens "
                                "move and the dice are thrown", e.span)
         self.effects(when.effects, event)

@@ -11,7 +11,7 @@ a coded RuleError.
 
 from __future__ import annotations
 
-from . import ast, evaluate
+from . import ast, compile_course, evaluate
 from .diagnostics import RuleError
 from .engine import actions as act
 from .engine import moves as mv
@@ -102,7 +102,9 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
                         if fname == face.value:
                             (after_faces if after else faces).append((die, value, hook))
                 case ast.GameStarts():
-                    start.append(env.hook(name, stmt, None))
+                    part = compile_course.setup_part(stmt, 2)  # stages 1, 3: the course's
+                    if part is not None:
+                        start.append(env.hook(name, part, None))
                 case ast.Meets(ref):
                     t = env.token(ref.name) if ref.name is not None else -1
                     mh = MeetHook(t, ref.opposing, env.hook(name, stmt, None))
@@ -166,6 +168,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         reach_hooks={k: tuple(v) for k, v in reach.items()},
         options=tuple(program.options),
         parameters=parameters,
+        course=compile_course.course(env, program),
         moving_dice=env.declared("move"),
         doubles_dice=env.declared("doubles"),
         triples_dice=env.declared("triples") or (),
@@ -460,6 +463,9 @@ class _Env:
     def effect(self, e):
         """The closure for one effect: called as effect(game, firing), the firing by the
         rule (or card) whose effect it is."""
+        factory = compile_course.EFFECTS.get(type(e))
+        if factory is not None:
+            return factory(self, e)
         match e:
             case ast.Collect(ast.Money(amount), "bank"):
                 return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)

@@ -85,9 +85,9 @@ BUGS = (
         "    game.state.mortgaged[action.pos] = False\n"
         "    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))"),
     Bug("unseeded_shuffle", "decks shuffled by Python's global generator, not the game's",
-        "rulelang/engine/game.py",
-        "self.rng.shuffle(deck)",
-        "random.shuffle(deck)"),
+        "rulelang/engine/course.py",
+        "game.rng.shuffle(deck)",
+        "__import__(\"random\").shuffle(deck)"),
     Bug("save_forgets_generator", "a save that does not restore the dice generator's state",
         "rulelang/save.py",
         "        _restore_generator(game.rng, saved.rng)\n",

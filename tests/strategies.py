@@ -254,3 +254,36 @@ def conditions(draw, depth: int = 2, typed: bool = False, who=_WHO) -> str:
         parts.append(part)
     joins = [draw(st.sampled_from((" and ", " or "))) for _ in parts[1:]]
     return parts[0] + "".join(j + p for j, p in zip(joins, parts[1:]))
+
+
+# The events of the game's course and the effects they may carry (vocab/game_events.py),
+# for rulebooks that play them; the checker sorts out the pairs it refuses (E351).
+COURSE_EVENTS = ("a turn ends", "a player is sent to jail", "a player takes a turn in jail",
+                 "a player leaves jail", "a street is offered", "a property is auctioned",
+                 "a railroad is bought", "a building is bought", "a house is sold",
+                 "a hotel is bought", "a mortgage is taken", "a mortgage is lifted",
+                 "a deed changes hands", 'a card is drawn from "Chance"', "a card is drawn",
+                 "a player cannot pay", "a player goes bankrupt",
+                 "a player goes bankrupt to the bank", "a player goes bankrupt to another player",
+                 "the game ends", "the time limit is reached", "buildings run short",
+                 "the game starts", "a player lands on a street", "a turn starts")
+COURSE_EFFECTS = ("collect $7", "pay $9", "pay the fine", "leave jail", "go to jail",
+                  "lift the mortgage or pay the interest", "auction the building",
+                  "auction the building from its cost", "the bank auctions the lots",
+                  "everything goes to the creditor", "end the game", "nothing",
+                  "shuffle the decks", "the player with the highest roll starts",
+                  "deal 2 title deeds to each player", "deal 1 title deeds to each player for free",
+                  'pay $5 into "Jackpot"', "roll again", "move 3", "draw from \"Chance\"")
+COURSE_GUARDS = ("", " if the player is in jail", " unless the player has completed a lap")
+
+
+@st.composite
+def course_rules(draw) -> str:
+    """Rules of `when EVENT [guard]: EFFECT[, EFFECT]` over the game's course."""
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        event = draw(st.sampled_from(COURSE_EVENTS))
+        guard = draw(st.sampled_from(COURSE_GUARDS))
+        effects = draw(st.lists(st.sampled_from(COURSE_EFFECTS), min_size=1, max_size=3))
+        lines.append(f"  when {event}{guard}: {', '.join(effects)}\n")
+    return 'rule course:\n  cite "fuzz", "course"\n' + "".join(lines)

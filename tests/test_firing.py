@@ -20,11 +20,12 @@ def test_a_firing_never_changes_and_derives_new_ones():
     """Deriving a firing leaves the original as it was and changes only what it says."""
     rent = RentContext(2)
     f = Firing(1, 5, 2, -1, (3, 4), 7, "turn", rent)
-    assert f.by_rule("rent").fields() == (1, 5, 2, -1, (3, 4), 7, "rent", rent, 0)
-    assert f.by_card("card CH05").fields() == (1, 5, 2, -1, (3, 4), 7, "card CH05", None, 0)
-    assert f.at(9, -1).fields() == (1, 9, -1, -1, (3, 4), 7, "turn", None, 0)
+    assert f.by_rule("rent").fields() == (1, 5, 2, -1, (3, 4), 7, "rent", rent, 0, -1, 0, 0, -1)
+    assert f.by_card("card CH05").fields() == (1, 5, 2, -1, (3, 4), 7, "card CH05", None, 0,
+                                               -1, 0, 0, -1)
+    assert f.at(9, -1).fields() == (1, 9, -1, -1, (3, 4), 7, "turn", None, 0, -1, 0, 0, -1)
     assert f.with_token(0).token == 0 and f.thrown((1, 1), 2).fields()[4:6] == ((1, 1), 2)
-    assert f.fields() == (1, 5, 2, -1, (3, 4), 7, "turn", rent, 0)
+    assert f.fields() == (1, 5, 2, -1, (3, 4), 7, "turn", rent, 0, -1, 0, 0, -1)
     assert f == Firing(1, 5, 2, -1, (3, 4), 7, "turn", rent) != f.by_rule("x")
     assert not hasattr(f, "__dict__")  # slotted: no attribute can be added either
 
@@ -53,7 +54,7 @@ def test_a_hook_gets_the_firing_of_its_own_rule():
     finally:
         object.__setattr__(rb, "land_hooks", original)
     (f,) = seen
-    assert f.fields() == (0, baltic, 1, -1, (1, 2), 3, "rent", None, 0)
+    assert f.fields() == (0, baltic, 1, -1, (1, 2), 3, "rent", None, 0, -1, 0, 0, -1)
     for name in ("rule", "token", "_landed_owner"):
         assert not hasattr(game, name)
 

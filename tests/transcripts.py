@@ -58,8 +58,9 @@ def transcript(ruleset: str) -> str:
 
 def label_changes(old: str, new: str) -> tuple[Counter, list[str]]:
     """(how many times each (event, old label, new label) changed, the other differences)
-    between two transcripts of the same game: an event may change its "rule" and gain fields,
-    nothing else (the same events, in the same order, with the same fields and values)."""
+    between two transcripts of the same game: an event may change its "rule" (and the end its
+    "reason", the rule that ended the game) and gain fields, nothing else (the same events, in
+    the same order, with the same fields and values)."""
     olds, news = old.splitlines(), new.splitlines()
     labels: Counter = Counter()
     other = []
@@ -67,6 +68,11 @@ def label_changes(old: str, new: str) -> tuple[Counter, list[str]]:
         other.append(f"{len(olds)} events before, {len(news)} now")
     for n, (a, b) in enumerate(zip(olds, news), 1):
         was, now = json.loads(a), json.loads(b)
+        if was.get("event") == "end" == now.get("event") and "reason" in was:
+            # the end's reason names the rule that ended the game: a label too
+            if was["reason"] != now.get("reason"):
+                labels[("end.reason", was["reason"], now.get("reason"))] += 1
+            now = dict(now, reason=was["reason"])
         if was.get("rule") != now.get("rule"):
             labels[(was["event"], was.get("rule"), now.get("rule"))] += 1
         kept = {k: v for k, v in now.items() if k in was and k != "rule"}

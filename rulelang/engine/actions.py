@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from . import course
 from .firing import HOTEL, HOUSE, Firing
 
 if TYPE_CHECKING:
@@ -393,10 +394,16 @@ def _apply_build(game: Game, seat, action) -> None:
     if st.cash[seat] < cost:
         raise refusal(game, "max_houses", "not enough cash to build")
     # fewer players than buildings left: no shortage, whoever wants them
-    if (game.settings.building_shortage_auction
-            and (st.bank_houses if kind == "house" else st.bank_hotels) < st.players
-            and _shortage(game, seat, kind)):
-        return
+    if (st.bank_houses if kind == "house" else st.bank_hotels) < st.players:
+        s = game.settings
+        auction, from_cost, rule = (s.building_shortage_auction, s.building_auction_from_cost,
+                                    game.rulebook.origins["building_shortage_auction"])
+        for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
+            if ins.auction and ins.holds(game, seat):
+                auction, from_cost, rule = True, from_cost or ins.from_cost, ins.rule
+                break
+        if auction and _shortage(game, seat, kind, from_cost, rule):
+            return
     _build(game, seat, pos, kind)
 
 
@@ -406,8 +413,9 @@ def _apply_sell(game: Game, seat, action) -> None:
     st = game.state
     rule = game.rulebook.origins["building_sale"]
     game.seat_version[seat] += 1
-    building = "hotel" if st.hotels[pos] else "house"
-    if st.hotels[pos]:
+    hotel = st.hotels[pos] > 0
+    building = "hotel" if hotel else "house"
+    if hotel:
         st.hotels[pos] = 0
         st.bank_hotels += 1
         st.houses[pos] = game.settings.houses_per_hotel
@@ -419,6 +427,9 @@ def _apply_sell(game: Game, seat, action) -> None:
     if game._log:
         game.emit("sell", rule, player=seat, space=game.rulebook.spaces[pos].name,
                   building=building)
+    sold = game.rulebook.course.sold
+    if sold[0] or sold[1]:
+        course.fire(game, sold[hotel], seat, pos, building=HOTEL if hotel else HOUSE)
 
 
 def _apply_sell_all(game: Game, seat, action) -> None:
@@ -452,6 +463,10 @@ def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
         game.transfer(bank, seat, amount, "mortgage", rule)
     else:
         game.transfer(seat, bank, amount, "lift mortgage", rule)
+    c = game.rulebook.course
+    hooks = c.mortgage_taken if pledged else c.mortgage_lifted
+    if hooks:
+        course.fire(game, hooks, seat, pos)
 
 
 def _apply_trade(game: Game, seat, action) -> None:
@@ -479,6 +494,10 @@ def _build(game: Game, seat, pos, kind) -> None:
         if game._log:
             game.emit("lift", lifted, player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", lifted)
+        if game.rulebook.course.mortgage_lifted:
+            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
+            if st.bankrupt[seat]:
+                return
     if kind == "hotel":
         rule = rb.origins["houses_per_hotel"]
         st.bank_houses += st.houses[pos]
@@ -493,10 +512,15 @@ def _build(game: Game, seat, pos, kind) -> None:
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
     if game._log:
         game.emit("build", rule, player=seat, space=sp.name, building=kind)
+    c = game.rulebook.course
+    if c.any_building:
+        course.fire(game, c.built[kind == "hotel"], seat, pos,
+                    building=HOTEL if kind == "hotel" else HOUSE)
 
 
-def _shortage(game: Game, seat, kind) -> bool:
-    """Several players want more buildings than the bank has: auction one. True if held."""
+def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
+    """Several players want more buildings than the bank has: auction one, by `rule`. True if
+    held."""
     st = game.state
     supply = st.bank_houses if kind == "house" else st.bank_hotels
     wanting = [seat] + [
@@ -506,9 +530,8 @@ def _shortage(game: Game, seat, kind) -> bool:
     ]
     if len(wanting) <= supply:
         return False
-    rule = game.rulebook.origins["building_shortage_auction"]
     opening = 1
-    if game.settings.building_auction_from_cost:
+    if from_cost:
         # "au prix le plus bas indiqué sur la carte de propriété": the cheapest lot it may go on
         costs = [game.rulebook.spaces[q].hotel_cost if kind == "hotel"
                  else game.rulebook.spaces[q].house_cost
@@ -550,21 +573,30 @@ def _can_build_kind(game: Game, seat, pos, kind) -> bool:
     return k == kind and game.state.cash[seat] >= cost
 
 
-def _sell_group(game: Game, seat, group, rule: str) -> None:
+def _sell_group(game: Game, seat, group, rule: str, settling: bool = False) -> None:
+    """Sell every building of the player's lots of the group, by `rule`; `a building is sold`
+    once per lot (its top building), unless a bankruptcy is being settled."""
     st, rb = game.state, game.rulebook
     game.seat_version[seat] += 1
     if game._log:
         game.emit("sell_group", rule, player=seat, group=rb.group_names[group])
     total = 0
     owner = st.owner
+    sold = rb.course.sold
+    lots = []  # (lot, its top building) for `a building is sold`
     for q in rb.groups[group]:
         if owner[q] != seat:
             continue
+        if (sold[0] or sold[1]) and (st.hotels[q] or st.houses[q]):
+            lots.append((q, 1 if st.hotels[q] else 0))
         total += sale_value(game, game.buildings_paid(q))
         st.bank_hotels += st.hotels[q]
         st.bank_houses += st.houses[q]
         st.hotels[q] = st.houses[q] = 0
     game.transfer(st.bank, seat, total, "building sale", rule)
+    if not settling:
+        for q, top in lots:
+            course.fire(game, sold[top], seat, q, building=HOTEL if top else HOUSE)
 
 
 def sell_all_buildings(game: Game, seat, rule: str) -> None:
@@ -572,7 +604,7 @@ def sell_all_buildings(game: Game, seat, rule: str) -> None:
     st, group_of = game.state, game.rulebook.group_of
     built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
     for group in built:
-        _sell_group(game, seat, group, rule)
+        _sell_group(game, seat, group, rule, settling=True)
 
 
 def means(game: Game, seat) -> int:
@@ -629,19 +661,39 @@ def _trade(game: Game, seat, t: Trade) -> None:
     for q in t.take:
         if st.mortgaged[q] and not st.bankrupt[seat]:
             take_mortgaged(game, seat, q)
+    if game.rulebook.course.deed_changes_hands:
+        deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take])
 
 
 def take_mortgaged(game: Game, seat, pos) -> None:
     """A new owner of a mortgaged lot lifts it now, or pays the interest now and again later."""
-    st = game.state
     if not game.settings.transfer_interest:
         return
-    rule = game.rulebook.origins["transfer_interest"]
+    lift_or_interest(game, seat, pos)
+
+
+def deeds_received(game: Game, received) -> None:
+    """`a deed changes hands`, once per (new owner, deed) in order, skipping an owner made
+    bankrupt meanwhile; the deed is the hooks' context."""
+    hooks = game.rulebook.course.deed_changes_hands
+    for seat, pos in received:
+        if not game.state.bankrupt[seat]:
+            course.fire(game, hooks, seat, pos)
+
+
+def lift_or_interest(game: Game, seat, pos, rule: str = "") -> None:
+    """The new owner of the mortgaged lot lifts it, if it holds the price and wishes so, or
+    pays the bank the interest (rounded up), labelled by `rule` (a rule's instruction) or the
+    rule in force."""
+    st = game.state
+    rule = rule or game.rulebook.origins["transfer_interest"]
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", rule, player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", rule)
+        if game.rulebook.course.mortgage_lifted:
+            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
     else:
         game.charge(seat, st.bank, interest(game, pos), "mortgage interest", rule)
 
@@ -649,17 +701,24 @@ def take_mortgaged(game: Game, seat, pos) -> None:
 # ------------------------------------------------------------------ auctions
 
 
-def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None):
+def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, before_bids=()):
     """An open ascending auction held by `rule`: (winner, price), or (None, 0) if nobody
-    bids; a refused bid names the setting that refuses it."""
+    bids; a refused bid names the setting that refuses it. before_bids: the hooks of `a KIND
+    is auctioned`, fired for the current player after the auction is announced."""
     st = game.state
     cash_only = game.settings.auction_cash_only
     permits = game.rulebook.permits["bid"]
-    active = list(game.bidders() if bidders is None else bidders)
-    high, leader = min_bid - 1, None
     if game._log:
         game.emit("auction", rule, lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
                   if lot.pos >= 0 else None)
+    if before_bids:
+        course.fire(game, before_bids, st.current, lot.pos)
+        if game.over:
+            return None, 0
+    active = [b for b in (game.bidders() if bidders is None else bidders)
+              if not st.bankrupt[b]] if before_bids else \
+        list(game.bidders() if bidders is None else bidders)
+    high, leader = min_bid - 1, None
     while active:
         still = []
         for seat in active:

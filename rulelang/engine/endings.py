@@ -66,6 +66,22 @@ def at_turn_limit(game: Game, reason: str) -> None:
 
 # The ends that bounds of the engine give (game.py, tables.py): never a win.
 BOUNDS = ("roll_limit", "chain_limit")
+# The ends that no rule and no last player decide: `the game ends` does not fire for them.
+NOT_ENDED_BY_RULE = BOUNDS + ("turn_cap",)
+
+
+def time_limit_reached(game: Game) -> None:
+    """`when the time limit is reached`: once, at the end of the turn that reaches it; the
+    first rule whose conditions hold and that says `end the game` ends it (the richest wins,
+    the end named after the rule). Otherwise play goes on to the turn cap."""
+    st = game.state
+    for ins in game.rulebook.course.time_limit:
+        if ins.holds(game, st.current) and ins.end:
+            game.finish(ins.rule, richest(game), ins.rule)
+            return
+    game._turn_limit, game._limit_reason = game.max_turns, "turn_cap"
+    if st.turn >= game.max_turns:
+        at_turn_limit(game, "turn_cap")
 
 
 def at_bound(game: Game, reason: str) -> None:
@@ -102,6 +118,23 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     label = rb.origins["bankruptcy_to_bank"]
     ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
     everything = ending and s.final_bankruptcy == "everything_to_creditor"
+    auction = s.bankruptcy_to_bank == "auction"
+    reason = "bankruptcy"
+    rules = game.rulebook.course.bankrupt
+    if rules:
+        # `when a player goes bankrupt`: the settlement's instructions, read before it; the
+        # count of bankruptcies includes this one (nothing reads it in between)
+        st.bankruptcies += 1
+        to = "player" if creditor < st.players else "bank"
+        try:
+            for ins in rules:
+                if (ins.to is None or ins.to == to) and ins.holds(game, seat, creditor):
+                    auction = auction or ins.auction
+                    everything = everything or ins.everything
+                    if ins.end and not ending:
+                        ending, reason = True, ins.rule
+        finally:
+            st.bankruptcies -= 1
     if not everything:
         act.sell_all_buildings(game, seat, label)
     st.bankrupt[seat] = True
@@ -123,6 +156,8 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
             for pos in lots:
                 if st.mortgaged[pos] and not st.bankrupt[creditor]:
                     act.take_mortgaged(game, creditor, pos)
+            if game.rulebook.course.deed_changes_hands:
+                act.deeds_received(game, [(creditor, pos) for pos in lots])
     else:
         for deck_index, card_index in st.jail_cards[seat]:
             st.decks[deck_index].append(card_index)
@@ -139,7 +174,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
                 if game._log:
                     game.emit("mortgage_cancelled", label, space=rb.spaces[pos].name)
             game.give_deed(pos, -1, label)
-        if s.bankruptcy_to_bank == "auction" and not ending:
+        if auction and not ending:
             for pos in lots:
                 if alive(game) > 1:
                     game.auction(pos, label)
@@ -149,7 +184,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         game.finish("last_player", last, label)
         raise GameOver
     if ending:
-        end_now(game, "bankruptcy", rb.origins["end_at_bankruptcy"])
+        end_now(game, reason, rb.origins["end_at_bankruptcy"] if reason == "bankruptcy" else reason)
 
 
 def alive(game: Game) -> int:

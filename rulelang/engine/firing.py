@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 # turn's throws and dice moves, an agent's answer that is no action, and the engine's bounds.
 ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit")
 
-FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak")
+FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
+          "other", "amount", "building", "card")
 
 # The building an action builds or sells (Firing.building): none, a house, a hotel.
 NO_BUILDING, HOUSE, HOTEL = 0, 1, 2
@@ -31,16 +32,18 @@ class Firing:
 
     A player's action that a permission may refuse is a firing too (`for_action`): its
     `other` (the partner of a trade), `amount` (a bid) and `building` (built or sold) are
-    read by permissions only, and keep their defaults on every event's firing."""
+    read by permissions, and by the events of the game's course that have them (the creditor
+    and the debt of a player who cannot pay, the building bought or sold, and `card`, the card
+    drawn); every other event's firing keeps their defaults."""
 
     # a plain slotted class with no setters: built on every move, so it must be cheap
     __slots__ = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
-                 "other", "amount", "building")
+                 "other", "amount", "building", "card")
 
     def __init__(self, player: int = -1, space: int = -1, owner: int = -1, token: int = -1,
                  dice: tuple = (), total: int = 0, rule: str = "",
                  rent: RentContext | None = None, streak: int = 0, other: int = -1,
-                 amount: int = 0, building: int = NO_BUILDING) -> None:
+                 amount: int = 0, building: int = NO_BUILDING, card: int = -1) -> None:
         self.player = player  # the seat the event is about
         self.space = space  # the space it happened on
         self.owner = owner  # who owned that space when the event fired (-1: nobody)
@@ -50,9 +53,11 @@ class Firing:
         self.rule = rule  # the rule firing: a rule's name, "card ID", or the engine's "turn"
         self.rent = rent  # how a card changes the rent due on the space it moves to
         self.streak = streak  # doubles in a row this turn, ending with this throw (0: none)
-        self.other = other  # an action's other player: the partner of a trade (-1: none)
-        self.amount = amount  # an action's amount: the bid (0: none)
-        self.building = building  # the building an action builds or sells (NO_BUILDING...)
+        # an action's, or an event's of the game's course (engine/course.py):
+        self.other = other  # the partner of a trade, the creditor's account (-1: none)
+        self.amount = amount  # the bid, the debt a player cannot pay (0: none)
+        self.building = building  # the building built, bought or sold (NO_BUILDING, HOUSE, HOTEL)
+        self.card = card  # the index of the card drawn in its deck (-1: none)
 
     @staticmethod
     def for_action(player: int, space: int = -1, owner: int = -1, other: int = -1,
@@ -65,41 +70,45 @@ class Firing:
     def by_rule(self, rule: str) -> Firing:
         """The same event, acted on by `rule` (what a rule's hook hands its effects)."""
         return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
-                      rule, self.rent, self.streak)
+                      rule, self.rent, self.streak, self.other, self.amount, self.building,
+                      self.card)
 
     def by_card(self, rule: str) -> Firing:
         """The same event, acted on by a card: a card's rent is its own, not its deck's."""
         return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
-                      rule, None, self.streak)
+                      rule, None, self.streak, self.other, self.amount, self.building,
+                      self.card)
 
     def at(self, space: int, owner: int) -> Firing:
         """The same player, throw and cause, on another space (of that owner)."""
         return Firing(self.player, space, owner, -1, self.dice, self.total, self.rule, None,
-                      self.streak)
+                      self.streak, self.other, self.amount, self.building, self.card)
 
     def with_token(self, token: int) -> Firing:
         """The same event, about a token (a player meeting it, a battle for it)."""
         return Firing(self.player, self.space, self.owner, token, self.dice, self.total,
-                      self.rule, self.rent, self.streak)
+                      self.rule, self.rent, self.streak, self.other, self.amount, self.building,
+                      self.card)
 
     def thrown(self, dice: tuple, total: int) -> Firing:
         """The same event after a new throw of the dice (`roll the dice`)."""
         return Firing(self.player, self.space, self.owner, self.token, dice, total, self.rule,
-                      self.rent, self.streak)
+                      self.rent, self.streak, self.other, self.amount, self.building, self.card)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Firing):
             return NotImplemented
-        return (self.fields() == other.fields() and self.other == other.other
-                and self.amount == other.amount and self.building == other.building)
+        return self.fields() == other.fields()
 
     def __hash__(self) -> int:
         return hash(self.fields())
 
     def fields(self) -> tuple:
-        """(player, space, owner, token, dice, total, rule, rent, streak)."""
+        """(player, space, owner, token, dice, total, rule, rent, streak, other, amount,
+        building, card)."""
         return (self.player, self.space, self.owner, self.token, self.dice, self.total,
-                self.rule, self.rent, self.streak)
+                self.rule, self.rent, self.streak, self.other, self.amount, self.building,
+                self.card)
 
     def __repr__(self) -> str:
         return ("Firing(" + ", ".join(f"{name}={value!r}" for name, value

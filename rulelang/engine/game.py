@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from mypy_extensions import mypyc_attr
 
 from . import actions as act
-from . import endings, tokens
+from . import course, endings, tokens
 from .endings import GameOver
 from .firing import Firing
 from .holdings import Holdings
@@ -43,7 +43,7 @@ class Game(Holdings):
         "settings", "agents", "seed", "rng", "over", "end_reason",
         "winner", "stop", "again", "last_roll", "dice_total", "last_double",
         "_depth", "_max_turns", "_turn_limit",
-        "_limit_reason", "fine_account", "_claims", "__weakref__",
+        "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
     )
 
     def __init__(
@@ -82,6 +82,8 @@ class Game(Holdings):
         self._shared = None  # None: to rebuild
         self._mortgaged = []
         self._depth = 0
+        self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
+        self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -162,36 +164,27 @@ class Game(Holdings):
             players=n,
             agents=[getattr(a, "name", type(a).__name__) for a in self.agents],
         )
+        # `when the game starts` runs by stages: the decks, then the starting cash and the
+        # characters, then the rules' other effects, then the first player
+        c = rb.course
         if s.shuffle_decks:
-            shuffled = rb.origins["shuffle_decks"]
-            for i, deck in enumerate(st.decks):
-                self.rng.shuffle(deck)
-                if self._log:
-                    self.emit("shuffle", shuffled, deck=rb.decks[i].name,
-                              order=[rb.decks[i].cards[c].id for c in deck])
+            course.shuffle_decks(self, rb.origins["shuffle_decks"])
+        if c.setup_first:
+            course.fire(self, c.setup_first, -1)
         capital = rb.origins["starting_cash"]
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash", capital)
         tokens.setup(self)
         if s.deal_deeds:
-            deal_deeds(self)
+            deal_deeds(self, s.deal_deeds, s.deal_deeds_paid, rb.origins["deal_deeds"])
         first = rb.origins["first_player"]
         tie_break = False
         if s.first_player == "highest_roll" and n > 1:
-            contenders = list(range(n))
-            throws = 0
-            while len(contenders) > 1:
-                if throws == MAX_TIES:  # dice that always tie: the first in seat order
-                    tie_break = True
-                    break
-                throws += 1
-                totals = {}
-                for seat in contenders:
-                    self.roll(seat, first)
-                    totals[seat] = self.dice_total
-                best = max(totals.values())
-                contenders = [seat for seat in contenders if totals[seat] == best]
-            st.current = contenders[0]
+            tie_break = course.highest_roll(self, MAX_TIES, first)
+        if c.setup_last:
+            self._first = (first, tie_break)  # a rule's `the player with the highest roll starts`
+            course.fire(self, c.setup_last, -1)
+            first, tie_break = self._first
         if tie_break:
             self.emit("first_player", first, player=st.current, tie_break=True)
         else:
@@ -217,8 +210,19 @@ class Game(Holdings):
         if st.cash[payer] < amount:
             self.raise_funds(payer, amount)
             if st.cash[payer] < amount:
-                self.bankrupt(payer, creditor, rule)
-                return False
+                hooks = self.rulebook.course.cannot_pay
+                if hooks and self._unpaid != payer:
+                    # `a player cannot pay` (not again for a debt its own rules run into)
+                    outer, self._unpaid = self._unpaid, payer
+                    try:
+                        course.fire(self, hooks, payer, other=creditor, amount=amount)
+                    finally:
+                        self._unpaid = outer
+                    if st.bankrupt[payer]:
+                        return False
+                if st.cash[payer] < amount:
+                    self.bankrupt(payer, creditor, rule)
+                    return False
         self.transfer(payer, creditor, amount, reason, rule)
         return True
 
@@ -343,6 +347,8 @@ class Game(Holdings):
             self.stop = True
         if self._log:
             self.emit("jail", rule, player=seat)
+        if self.rulebook.course.sent_to_jail:
+            course.fire(self, self.rulebook.course.sent_to_jail, seat)
 
     # ------------------------------------------------------------ landing primitives
 
@@ -353,11 +359,18 @@ class Game(Holdings):
         if st.owner[pos] >= 0:
             return
         sp = self.rulebook.spaces[pos]
+        c = self.rulebook.course
+        if c.offered and c.offered[pos]:
+            course.fire(self, c.offered[pos], seat, pos)
+            if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
+                return
         if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
                                               and self._buy_refused(seat, pos)) \
                 and self.agents[seat].buy(self, seat, pos):
             self.transfer(seat, st.bank, sp.price, "purchase", rule)
             self.give_deed(pos, seat, rule)
+            if c.bought and c.bought[pos]:
+                course.fire(self, c.bought[pos], seat, pos)
         elif auction:
             self.auction(pos, rule)
 
@@ -391,10 +404,14 @@ class Game(Holdings):
     def auction(self, pos: int, rule: str) -> None:
         """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price.
         The auction is `rule`'s (the rule that put the lot up)."""
+        c = self.rulebook.course
         winner, price = act.run_auction(self, act.Lot("deed", pos),
-                                        self.settings.auction_min_bid, rule)
+                                        self.settings.auction_min_bid, rule, None,
+                                        c.auctioned[pos] if c.auctioned else ())
         if winner is not None and self.charge(winner, self.state.bank, price, "auction", rule):
             self.give_deed(pos, winner, rule)
+            if c.bought and c.bought[pos]:
+                course.fire(self, c.bought[pos], winner, pos)
 
     def rent_due(self, pos: int, f: Firing) -> int:
         """The rent the space's scheme gives now (0 on a mortgaged or unowned lot): a
@@ -517,6 +534,12 @@ class Game(Holdings):
         if self._log:
             self.emit("draw", f.rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
+        drawn = self.rulebook.course.card_drawn
+        if drawn and drawn[deck_index]:
+            course.fire(self, drawn[deck_index], seat, card_index)
+            if st.bankrupt[seat] or self.over:
+                deck.append(card_index)  # the card goes back under the deck, unobeyed
+                return
         if card.keep:
             st.jail_cards[seat].append((deck_index, card_index))
             return
@@ -541,7 +564,8 @@ class Game(Holdings):
             deck_index, card_index = st.jail_cards[seat].pop(0)
             st.decks[deck_index].append(card_index)
             self._free(seat, "card", rb.decks[deck_index].cards[card_index].rule)
-            self._rolls(seat)
+            if not self.stop:
+                self._rolls(seat)
             return
         if choice == "pay":
             paid = rb.origins["jail_pay_before_roll"]
@@ -552,7 +576,8 @@ class Game(Holdings):
             act.permitted(self, seat, act.PAY_FINE)
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine", paid)
             self._free(seat, "fine", paid)
-            self._rolls(seat)
+            if not self.stop:
+                self._rolls(seat)
             return
         if choice != "roll":
             raise act.IllegalAction(rb.origins["jail_fine"], f"unknown jail choice {choice!r}")
@@ -565,17 +590,25 @@ class Game(Holdings):
         self._faces(seat, dice, total, streak)
         if self.stop:
             return
+        freed = False
         if rb.jail_roll_hooks:
             self._rolled(seat, rb.jail_roll_hooks, dice, total, streak)
             if self.stop:
                 return
-        if s.jail_exit_doubles and self.last_double:
+            freed = not st.in_jail[seat]  # a rule let the player out: it moves by the throw
+        if freed:
+            pass
+        elif s.jail_exit_doubles and self.last_double:
             self._free(seat, "doubles", rb.origins["jail_exit_doubles"])
+            if self.stop:
+                return
         elif st.jail_turns[seat] >= s.jail_turns:
             forced = rb.origins["jail_turns"]
             if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine", forced):
                 return
             self._free(seat, "forced", forced)
+            if self.stop:
+                return
         else:
             if rb.after_face_hooks:
                 tokens.faces_after(self, seat, dice, total)
@@ -589,6 +622,8 @@ class Game(Holdings):
         self.state.jail_turns[seat] = 0
         if self._log:
             self.emit("free", rule, player=seat, by=how)
+        if self.rulebook.course.leaves_jail:
+            course.fire(self, self.rulebook.course.leaves_jail, seat)
 
     # ------------------------------------------------------------ the turn
 
@@ -678,13 +713,23 @@ class Game(Holdings):
             for _, rule, hook in self.rulebook.turn_start_hooks:
                 pos = st.position[seat]
                 hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
+            c = self.rulebook.course
             if not self.stop:
                 if st.in_jail[seat]:
-                    self._jail_turn(seat)
+                    if c.jail_turn:
+                        course.fire(self, c.jail_turn, seat)
+                    if self.stop:
+                        pass
+                    elif st.in_jail[seat]:
+                        self._jail_turn(seat)
+                    else:  # freed by a rule: a free turn
+                        self._rolls(seat)
                 else:
                     self._rolls(seat)
             if not st.bankrupt[seat]:
                 self._manage(seat)
+                if c.turn_end and not st.bankrupt[seat] and not self.over:
+                    course.fire(self, c.turn_end, seat)
         except GameOver:
             pass
         self._next()
@@ -722,7 +767,10 @@ class Game(Holdings):
                     break
         st.current = seat
         if st.turn >= self._turn_limit:
-            endings.at_turn_limit(self, self._limit_reason)
+            if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
+                endings.time_limit_reached(self)
+            else:
+                endings.at_turn_limit(self, self._limit_reason)
 
     def play(self) -> "Game":
         """Play until a rule ends the game or the turn cap is reached."""
@@ -749,6 +797,9 @@ class Game(Holdings):
         setting that ended it, or the engine's bound)."""
         if self.over:
             return
+        hooks = self.rulebook.course.game_ends
+        if hooks and reason not in endings.NOT_ENDED_BY_RULE:
+            course.fire(self, hooks, -1 if winner is None else winner)
         self.over = True
         self.end_reason = reason
         self.winner = winner

@@ -12,19 +12,19 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def deal_deeds(game: Game) -> None:
-    """Deal `deal_deeds` deeds to each player; a deed a player cannot pay in cash stays with
-    the bank (the seeds never get there: two deeds cost at most $800 of the $1500)."""
-    st, s, rb = game.state, game.settings, game.rulebook
-    rule = rb.origins["deal_deeds"]
+def deal_deeds(game: Game, count: int, paid: bool, rule: str) -> None:
+    """Deal `count` deeds to each player, paid at the printed price or free, as `rule` says; a
+    deed a player cannot pay in cash stays with the bank (the seeds never get there: two deeds
+    cost at most $800 of the $1500)."""
+    st, rb = game.state, game.rulebook
     deeds = list(rb.properties)
     game.rng.shuffle(deeds)
-    for _ in range(s.deal_deeds):
+    for _ in range(count):
         for seat in range(st.players):
             if not deeds:
                 return
             pos = deeds.pop(0)
-            if s.deal_deeds_paid:
+            if paid:
                 price = rb.spaces[pos].price
                 if st.cash[seat] < price:
                     continue

@@ -12,6 +12,7 @@ from typing import Callable
 import attrs
 from attrs import frozen
 
+from .course import NO_COURSE, Course
 from .settings import SETTINGS, Settings
 
 PROPERTY_KINDS = ("street", "railroad", "utility")
@@ -180,6 +181,7 @@ class Rulebook:
     reach_hooks: dict = attrs.field(factory=dict)  # (token, space) -> hooks
     options: tuple[str, ...] = ()  # the options switched on when the rulebook was loaded
     parameters: tuple[str, ...] = ()  # the NAME=VALUE parameters it was loaded with
+    course: Course = NO_COURSE  # the events of the game's course (engine/course.py)
     # the dice declarations (`dice ... move the pawn / make doubles / make triples`), as die
     # indices; None: as without a declaration
     moving_dice: tuple[int, ...] | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from rulelang.vocab.conditions import CONDITIONS
 from rulelang.vocab.effects import AMOUNTS, EFFECTS
 from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
+from rulelang.vocab.game_events import GAME_EFFECTS, GAME_EVENTS
 from rulelang.vocab.expressions import ATOMS, FACTORS, ROLL_EVENTS
 from rulelang.vocab.movement import MOVEMENT_EFFECTS, MOVEMENT_EVENTS
 from rulelang.vocab.permissions import ACTIONS
@@ -28,9 +29,10 @@ __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", 
            "primitive_of", "facts_of", "money_of", "unit_of", "of_role", "shown_forms"]
 
 # In the order of the documentation's tables (and of the grammar's alternatives).
-PRIMITIVES: tuple[Primitive, ...] = (EVENTS + ROLL_EVENTS + MOVEMENT_EVENTS + TARGETS
-                                     + TOKEN_REFS + CONDITIONS + ATOMS + EFFECTS
-                                     + MOVEMENT_EFFECTS + AMOUNTS + FACTORS + ACTIONS)
+PRIMITIVES: tuple[Primitive, ...] = (EVENTS + ROLL_EVENTS + MOVEMENT_EVENTS + GAME_EVENTS
+                                     + TARGETS + TOKEN_REFS + CONDITIONS + ATOMS + EFFECTS
+                                     + MOVEMENT_EFFECTS + GAME_EFFECTS + AMOUNTS + FACTORS
+                                     + ACTIONS)
 BY_NAME: dict[str, Primitive] = {p.name: p for p in PRIMITIVES}
 # Every grammar alias, with the alternative it stands for.
 EXPANSIONS: dict[str, Expansion] = {e.alias: e for p in PRIMITIVES for e in expansions(p)}

@@ -45,8 +45,9 @@ EVENTS = (
     Primitive(
         "game_starts", "event", ast.GameStarts,
         (Form("the game starts"),),
-        "once at setup, before the first player is chosen; no player acts: only token moves "
-        "and `roll the dice`",
+        "once at setup, before the first player is chosen; no player acts: only token moves, "
+        "`roll the dice` and the setup's effects (by stages: the decks, the deal, the first "
+        "player)",
         example='when the game starts: roll the dice'),
     Primitive(
         "meets", "event", ast.Meets,

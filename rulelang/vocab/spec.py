@@ -85,7 +85,8 @@ class Facts:
     lands (a chain continues); draws: a card is drawn (a chain continues); ends_turn: nothing
     after it runs. clash: what it does to the turn, when two unordered rules both do it on one
     event (W103). needs_property: the event must be on a property (E303). card_only: only a
-    card may say it (E302). alone: it says there is no effect (W106 next to another).
+    card may say it (E302). alone: it says there is no effect (W106 next to another). events,
+    stage, allows: which events an effect may be on, which effects an event allows (E351).
     """
 
     money: tuple[str, str] | None = None
@@ -97,6 +98,13 @@ class Facts:
     needs_property: bool = False
     card_only: bool = False
     alone: bool = False
+    # An effect that only some events can carry: their names (E351 elsewhere, cards too).
+    events: tuple[str, ...] = ()
+    # On `the game starts`, the stage the effect runs in (vocab/game_events.SETUP_STAGE).
+    stage: int = 2
+    # An event that allows only some effects (E351): classes of effects ("money", "still")
+    # and names of effects; None: any effect. `nothing` is always allowed.
+    allows: tuple[str, ...] | None = None
 
 
 @frozen(eq=False)  # declarations are compared by identity
