@@ -119,9 +119,9 @@ def _sets(size: int) -> str:
 
 
 def _timed_check(path: Path) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     check_path(str(path))
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def test_check_time_is_linear(tmp_path):
