@@ -23,6 +23,7 @@ from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
 )
 from rulelang.vocab import SETTINGS, TYPES
+from rulelang.vocab.types import ENGINE_CAUSES
 from rulelang.vocab.game_events import MONEY, STILL
 from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
@@ -354,6 +355,11 @@ class _Checker:
                            if inherited else "give each rule its own name",
                            notes=[("the first is here", first[name].name.span)])
             first.setdefault(name, rule)
+            if name in ENGINE_CAUSES:
+                self.error("E118", f"rule name '{name}' is one of the engine's causes",
+                           rule.name.span,
+                           hint=f"the event log names the engine's own causes by "
+                           f"{', '.join(ENGINE_CAUSES)}; rename the rule (e.g. '{name}_bonus')")
             if rule.cite is None:
                 self.error("W101", f"rule '{name}' has no cite", rule.name.span,
                            hint='add a first line: cite "seed file", "section title"')
