@@ -64,7 +64,7 @@ TYPES: dict[str, ParamType] = {t.name: t for t in (
     ParamType("token_ref", "token_ref", "TOKEN", "`token \"Name\"`, `a token` or `a token of "
               "another side`"),
     ParamType("negation", "NOT", "not", "`not`: the opposite"),
-    ParamType("condition", "cond_body", "CONDITION", "a condition, as after `if`; the space "
+    ParamType("condition", "cond", "CONDITION", "a condition, as after `if`; the space "
               "it tests is the candidate space"),
     ParamType("otherwise", "_ELSE effect", ", else EFFECT",
               "`, else` and one effect: what happens when no space qualifies"),
