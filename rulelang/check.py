@@ -409,8 +409,14 @@ class _Checker:
         has = SUBJECTS[p.name]
         reported: set[str] = set()
         for node in _walk(permission.conditions):
-            subject = getattr(node, "subject", None)
-            if subject in _SUBJECTS and subject not in has and subject not in reported:
+            subject = "dice" if _reads_dice(node) else getattr(node, "subject", None)
+            if subject == "dice" and subject not in reported:
+                reported.add(subject)
+                self.error("E307", f"the condition names 'the dice', which the action "
+                           f"'{_action_words(p)}' does not have", node.span,
+                           hint="a permission is checked when the player acts, apart from any "
+                           "throw: test the dice in a `when a player rolls` rule")
+            elif subject in _SUBJECTS and subject not in has and subject not in reported:
                 reported.add(subject)
                 listed = join([f"the {s}" for s in _SUBJECTS if s in has])
                 self.error("E307", f"the condition names 'the {subject}', which the "
@@ -494,6 +500,8 @@ class _Checker:
                 pick = self.kind_set(node.kind.name)
                 scope.update((id(inner), pick) for inner in _walk(node.where))
         reported: set[tuple] = set()
+        event_decl = vocab.primitive_of(event)
+        throw = event_decl is None or event_decl.facts.throw
         for node in _walk((when.conditions, when.effects)):
             subject = getattr(node, "subject", None)
             what = None
@@ -508,10 +516,14 @@ class _Checker:
                 what = ("the partner", "only a permission to trade has a partner")
             elif subject == "player" and isinstance(event, ast.GameStarts):
                 what = ("the player", "no player acts when the game starts")
+            elif _reads_dice(node) and not throw:
+                what = ("the dice", "it comes with no throw")
             if what is not None and what not in reported:
                 reported.add(what)
                 self.error("E307", f"this event has no subject '{what[0]}': {what[1]}",
-                           node.span, hint="use an event that has it, or another subject")
+                           node.span, hint="test the dice when a player rolls, rolls doubles, "
+                           "lands on or passes a space" if what[0] == "the dice"
+                           else "use an event that has it, or another subject")
             space_kinds = scope.get(id(node), kinds)
             if space_kinds is None or type(node) not in _SPACE_TESTS:
                 continue
@@ -711,6 +723,13 @@ class _Checker:
 
 # The subjects a condition may name, in the order messages list them.
 _SUBJECTS = ("player", "space", "owner", "building", "partner", "bid")
+
+
+def _reads_dice(node) -> bool:
+    """Whether the node reads the throw of its firing (the dice, a die, their total)."""
+    kind = type(node)
+    return kind in (ast.DiceTotal, ast.DieValue, ast.DieShowsFace) \
+        or (kind is ast.Condition and node.subject == "dice")
 
 
 def _action_words(p: vocab.Primitive) -> str:

@@ -105,6 +105,9 @@ class Facts:
     # An event that allows only some effects (E351): classes of effects ("money", "still")
     # and names of effects; None: any effect. `nothing` is always allowed.
     allows: tuple[str, ...] | None = None
+    # An event whose firing carries the throw of the turn (the dice, their total): False for
+    # the events that come before a throw or apart from one (E307 on a test of the dice).
+    throw: bool = True
 
 
 @frozen(eq=False)  # declarations are compared by identity
