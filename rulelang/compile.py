@@ -250,16 +250,17 @@ class _Env:
     # -------------------------------------------------------------- names
 
     def matching(self, target) -> list[int]:
-        match target:
-            case ast.SpaceByName(name):
-                found = [s.index for s in self.spaces if s.name == name.value]
-            case ast.SpaceByKind(kind):
-                k = kind.name
-                found = [
-                    s.index for s in self.spaces
-                    if s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
-                    or k == "space"
-                ]
+        """The spaces of an event's target: those of its name, or of its kind (a target has
+        no compiled form of its own; the owner filter is the hook's)."""
+        if isinstance(target, ast.SpaceByName):
+            found = [s.index for s in self.spaces if s.name == target.name.value]
+        else:
+            k = target.kind.name
+            found = [
+                s.index for s in self.spaces
+                if s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
+                or k == "space"
+            ]
         if not found:
             raise RuleError("E104", "no space matches this rule's event", target.span)
         return found
@@ -516,6 +517,11 @@ def _lap(env: _Env, c):
     neg = c.negated
     if c.subject == "player":
         return lambda g, f: (g.state.laps[f.player] > 0) != neg
+    if c.subject == "partner":
+        def partner_lapped(g, f):
+            o = f.other  # the partner of a trade (only a permission to trade has one)
+            return (o >= 0 and g.state.laps[o] > 0) != neg
+        return partner_lapped
 
     def owner_lapped(g, f):
         o = f.owner
@@ -528,6 +534,11 @@ def _in_jail(env: _Env, c):
     neg = c.negated
     if c.subject == "player":
         return lambda g, f: g.state.in_jail[f.player] != neg
+    if c.subject == "partner":
+        def partner_jailed(g, f):
+            o = f.other  # the partner of a trade (only a permission to trade has one)
+            return (o >= 0 and g.state.in_jail[o]) != neg
+        return partner_jailed
 
     def owner_jailed(g, f):
         o = f.owner  # the owner when the event fired, or of the lot an action is on
