@@ -386,3 +386,13 @@ def test_the_partner_of_a_trade_in_jail_or_before_a_lap():
         "a player may not trade a railroad unless the partner has completed a lap"
     game.state.laps[2] = 1
     assert why_refused(game, 0, Trade(2, give=(pony,))) is None
+
+
+@pytest.mark.parametrize("primitive", vocab.of_role("factor") + vocab.of_role("amount"),
+                         ids=lambda p: p.name)
+def test_messages_write_a_value_by_its_declared_form(primitive):
+    """units.shown writes each value back as its example writes it, from its declaration."""
+    from rulelang import units
+
+    nodes = [n for n in _nodes(primitive.example) if vocab.primitive_of(n) is primitive]
+    assert nodes and all(units.shown(n) in primitive.example for n in nodes)
