@@ -415,7 +415,7 @@ class _Env:
 
 
 @compiled("lands")
-def _lands(env: _Env, rule: str, when: ast.When) -> None:
+def _lands(env: _Env, rule: str, when) -> None:
     target = when.event.target
     table = env.space_hooks("land")
     for pos in env.matching(target):
@@ -423,25 +423,25 @@ def _lands(env: _Env, rule: str, when: ast.When) -> None:
 
 
 @compiled("passes")
-def _passes(env: _Env, rule: str, when: ast.When) -> None:
+def _passes(env: _Env, rule: str, when) -> None:
     table = env.space_hooks("pass")
     for pos in env.matching(when.event.target):
         table[pos].append(env.hook(rule, when, None))
 
 
 @compiled("rolls_doubles")
-def _rolls_doubles(env: _Env, rule: str, when: ast.When) -> None:
+def _rolls_doubles(env: _Env, rule: str, when) -> None:
     env.hooks(ast.RollsDoubles).append(DoublesHook(when.event.times,
                                                    env.hook(rule, when, None)))
 
 
 @compiled("rolls_triples", "turn_starts")
-def _one_table(env: _Env, rule: str, when: ast.When) -> None:
+def _one_table(env: _Env, rule: str, when) -> None:
     env.hooks(type(when.event)).append(env.hook(rule, when, None))
 
 
 @compiled("die_shows")
-def _die_shows(env: _Env, rule: str, when: ast.When) -> None:
+def _die_shows(env: _Env, rule: str, when) -> None:
     hook = env.hook(rule, when, None)
     face = when.event.face.value
     table = env.hooks("after_faces" if when.event.after else "faces")
@@ -451,7 +451,7 @@ def _die_shows(env: _Env, rule: str, when: ast.When) -> None:
 
 
 @compiled("meets")
-def _meets(env: _Env, rule: str, when: ast.When) -> None:
+def _meets(env: _Env, rule: str, when) -> None:
     ref = when.event.token
     t = env.token(ref.name) if ref.name is not None else -1
     mh = MeetHook(t, ref.opposing, env.hook(rule, when, None))
@@ -462,13 +462,13 @@ def _meets(env: _Env, rule: str, when: ast.When) -> None:
 
 
 @compiled("battle_outcome")
-def _battle_outcome(env: _Env, rule: str, when: ast.When) -> None:
+def _battle_outcome(env: _Env, rule: str, when) -> None:
     env.hooks("battle_won" if when.event.won else "battle_lost").append(
         env.hook(rule, when, None))
 
 
 @compiled("rolls")
-def _rolls(env: _Env, rule: str, when: ast.When) -> None:
+def _rolls(env: _Env, rule: str, when) -> None:
     """Only with the throws it can hold on: in jail, out of it, or both."""
     hook = env.hook(rule, when, None)
     jailed = _jailed(when.conditions)
@@ -479,7 +479,7 @@ def _rolls(env: _Env, rule: str, when: ast.When) -> None:
 
 
 @compiled("token_reaches")
-def _token_reaches(env: _Env, rule: str, when: ast.When) -> None:
+def _token_reaches(env: _Env, rule: str, when) -> None:
     hook = env.hook(rule, when, None)
     table = env.keyed_hooks(ast.TokenReaches)
     t = env.token(when.event.token)
@@ -488,7 +488,7 @@ def _token_reaches(env: _Env, rule: str, when: ast.When) -> None:
 
 
 @compiled("rent_due")
-def _rent_due(env: _Env, rule: str, when: ast.When) -> None:
+def _rent_due(env: _Env, rule: str, when) -> None:
     """Per space, the (tests, factor) of a `when rent is due on ...: rent xN`, which `pay
     rent` reads (compile_program places these rules first)."""
     tests = tuple(env.condition(c) for c in when.conditions)

@@ -6,8 +6,12 @@ streak) and change nothing. Names (dice, pots, kinds) become indices here, once;
 has no loop but over the lots of one group or of the board, and no recursion: an `and` or a
 sum is one closure over a tuple, nesting is bounded by the parser (E019). The environment
 `env` is compile.py's `_Env`: `spaces`, `groups`, `face_names`, `die(name)`, `pot(name)`,
-`condition(node)` (atoms it compiles itself), and the flags `laps` and `turns` (counters kept
-only when read).
+`condition(node)`, and the flags `laps` and `turns` (counters kept only when read).
+
+`and`, `or`, `not`, the literals and the operators are the structure, compiled here; every
+atom and value is a primitive's compiled form, found by its name (vocab/compiled.py) and
+registered here with `@compiled`, or in compile.py for the atoms whose closures run compiled
+with the engine (`in_jail`, `lap`, `holds`, `option_on`).
 """
 
 from __future__ import annotations
