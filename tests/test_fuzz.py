@@ -243,11 +243,14 @@ def test_generated_conditions_check(folder, cond, expr):
        expressions("money"), expressions("count", who=("player",)), SEEDS)
 def test_generated_conditions_play(folder, on_street, on_throw, money, steps, seed):
     """Well-typed conditions and expressions check, mostly clean, and are evaluated in a
-    played game (on throws, landings, the turn's start) without raising."""
+    played game (on throws, landings, the turn's start, the candidates of a `where`) without
+    raising."""
     text = _fuzzed(f"when a player lands on a street if {on_street}: pay {money}",
                    f"when a player rolls if {on_throw}: collect $10",
                    f"when a turn starts unless {on_throw}: move {steps}",
-                   f"when a player lands on a street unless {on_street}: move back {steps}")
+                   f"when a player lands on a street unless {on_street}: move back {steps}",
+                   f"when a player lands on \"Free Parking\": advance to the next street "
+                   f"where {on_street}, else collect $1")
     if any(d.is_error for d in _check(folder, text)):
         return
     PLAYED.append(text)

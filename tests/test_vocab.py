@@ -129,6 +129,7 @@ def test_each_form_parses(alias):
                "token_ref": "a token", "NOT": "not", "expr": "$5", "who": "player",
                "_thing": "houses", "cmp": "at least", "ordinal": "first",
                "(MONEY | INT | PERCENT)": "$5", "cond_body": "the player is in jail",
+               "cond": "the player is in jail and not the space has a house",
                "_ELSE effect": ", else nothing"}
     words = []
     for item in e.items:
