@@ -593,13 +593,12 @@ def _every_time(env: _Env, action: ast.Action):
 
 @compiled("collect")
 def _collect(env: _Env, e):
-    amount = e.amount
-    if isinstance(amount, ast.Money):
-        n = amount.amount
+    if isinstance(e.amount, ast.Money):
+        amount = e.amount.amount
         if e.source == "bank":
-            return lambda g, f: g.transfer(g.state.bank, f.player, n, f.rule, f.rule)
-        return lambda g, f: g.pay_each(f, n, True)
-    v = evaluate.expression(env, amount)
+            return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+        return lambda g, f: g.pay_each(f, amount, True)
+    v = evaluate.expression(env, e.amount)
     if e.source == "bank":
         def collect(g, f):
             amount = v(g, f)
