@@ -10,6 +10,7 @@ by `rulelang.parse_errors`).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import re
@@ -21,6 +22,7 @@ from typing import Callable
 import attrs
 
 import lark
+import lark.lexer
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     GrammarError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError,
@@ -241,6 +243,105 @@ class _SkipLayout:
         return "rulelang.parse._SkipLayout"
 
 
+# ---------------------------------------------------------------- the lexer of each state
+#
+# Lark's contextual lexer makes, when the parser loads, a lexer for every set of terminals a
+# parser state accepts (256 of them), and each compiles, on first use, one regular expression
+# of all its terminals: about 75 compiles, a third of `rulelang check`'s time on a short
+# file. These make each state's lexer on first use, and match its terminals one after
+# another (each terminal's expression compiled once per process) until the state has lexed
+# _HOT tokens, then compile its alternation as Lark does. Python tries an alternation's
+# branches in order and returns the first that matches, which is what the loop over the
+# terminals (in Lark's order) does: the tokens are the same either way (tests/test_parse.py).
+_HOT = 256
+_TERMINAL_RES: dict[tuple, object] = {}
+
+
+class _Scanner(lark.lexer.Scanner):
+    """Lark's scanner of one state, matching one terminal at a time until it is hot."""
+
+    def __init__(self, terminals, g_regex_flags, re_, use_bytes):
+        self.terminals = terminals
+        self.g_regex_flags = g_regex_flags
+        self.re_ = re_
+        self.use_bytes = use_bytes
+        self.allowed_types = {t.name for t in terminals}
+        self._mres = [self._one(t) for t in terminals]
+        self._uses = 0
+
+    def _one(self, terminal):
+        key = (terminal.name, terminal.pattern.to_regexp(), self.g_regex_flags, self.use_bytes)
+        compiled = _TERMINAL_RES.get(key)
+        if compiled is None:
+            pattern = f"(?P<{key[0]}>{key[1]})"
+            compiled = _TERMINAL_RES[key] = self.re_.compile(
+                pattern.encode("latin-1") if self.use_bytes else pattern, self.g_regex_flags)
+        return compiled
+
+    def match(self, text, pos):
+        self._uses += 1
+        if self._uses == _HOT:
+            self._mres = self._build_mres(self.terminals, len(self.terminals))
+        return super().match(text, pos)
+
+
+class _BasicLexer(lark.lexer.BasicLexer):
+    """Lark's lexer of one state, with the scanner above."""
+
+    def _build_scanner(self):
+        # Lark's own (1.2 and 1.3), but for the scanner's class; no user callbacks here.
+        terminals, self.callback = lark.lexer._create_unless(
+            self.terminals, self.g_regex_flags, self.re, self.use_bytes)
+        assert not self.user_callbacks and all(self.callback.values())
+        self._scanner = _Scanner(terminals, self.g_regex_flags, self.re, self.use_bytes)
+        return self._scanner
+
+
+class _Lexers(dict):
+    """The lexer of each parser state, made when the state first lexes."""
+
+    def __init__(self, owner: "_ContextualLexer"):
+        super().__init__()
+        self.owner = owner
+
+    def __missing__(self, state):
+        owner = self.owner
+        key = frozenset(owner.accepts[state])
+        lexer = owner.by_tokens.get(key)
+        if lexer is None:
+            conf = copy.copy(owner.conf)
+            names = set(key) | set(conf.ignore) | set(owner.always_accept)
+            conf.terminals = [owner.conf.terminals_by_name[n] for n in names
+                              if n in owner.conf.terminals_by_name]
+            conf.skip_validation = True  # every terminal is checked once, by the root lexer
+            lexer = owner.by_tokens[key] = _BasicLexer(conf)
+        self[state] = lexer
+        return lexer
+
+
+class _ContextualLexer(lark.lexer.ContextualLexer):
+    """Lark's contextual lexer, its lexers made on first use (a plugin of Lark's)."""
+
+    def __init__(self, conf, states, always_accept=()):
+        self.conf = copy.copy(conf)
+        self.conf.terminals = list(conf.terminals)
+        self.accepts = states
+        self.always_accept = always_accept
+        self.by_tokens: dict = {}
+        self.lexers = _Lexers(self)
+        self._root = None
+        if not conf.skip_validation:
+            self.root_lexer  # a grammar just built: its terminals are checked now
+
+    @property
+    def root_lexer(self):
+        """The lexer of every terminal, for Lark's error messages."""
+        if self._root is None:
+            self._root = _BasicLexer(self.conf)
+            self.conf.skip_validation = True
+        return self._root
+
+
 _parser: Lark | None = None
 _indenter = _Indenter()
 
@@ -253,25 +354,33 @@ def grammar_text() -> str:
 def _get_parser() -> Lark:
     global _parser
     if _parser is None:
-        grammar = grammar_text()
-        # Lark checks the grammar and its options against the file's first line; the name
-        # keeps the caches of different grammars (other versions of rulelang) apart.
-        key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}"
-                             .encode("utf-8")).hexdigest()[:24]
-        path = cache.private_file(f"parser-{key}.lark")
-        _parser = Lark(
-            grammar,
-            parser="lalr",
-            lexer="contextual",
-            postlex=_indenter,
-            propagate_positions=_SkipLayout(),
-            maybe_placeholders=False,
-            start=["start", "items"],
-            cache=path or False,
-        )
-        if path is not None:
-            cache.protect(path)
+        _parser = _build_parser()
     return _parser
+
+
+def _build_parser(lexer: type | None = _ContextualLexer) -> Lark:
+    """The parser, loaded from the cache or built (and cached); `lexer=None` gives Lark's own
+    contextual lexer (the tests compare the two)."""
+    grammar = grammar_text()
+    # Lark checks the grammar and its options against the file's first line; the name
+    # keeps the caches of different grammars (other versions of rulelang) apart.
+    key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}"
+                         .encode("utf-8")).hexdigest()[:24]
+    path = cache.private_file(f"parser-{key}.lark")
+    parser = Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        postlex=_indenter,
+        propagate_positions=_SkipLayout(),
+        maybe_placeholders=False,
+        start=["start", "items"],
+        cache=path or False,
+        _plugins={"ContextualLexer": lexer} if lexer is not None else {},
+    )
+    if path is not None:
+        cache.protect(path)
+    return parser
 
 
 def read_source(path: str, shown: str | None = None) -> str:
