@@ -1,8 +1,8 @@
 """Text to AST: `parse_text` turns one rules file into an `ast.File` or raises `RuleError(s)`.
 
-The only module that imports Lark. The LALR parser is built once per process; Lark pickles
-its tables in the user's private cache directory (`rulelang.cache`), never in the shared
-temporary directory, and loads them only from a file no other user can have written. Lark
+The only module that imports Lark. The LALR parser is built once per process and pickled,
+whole, in the user's private cache directory (`rulelang.cache`), never in the shared
+temporary directory; it is loaded only from a file no other user can have written. Lark
 trees never leave this module: a transformer builds the frozen nodes of `rulelang.ast`, each
 with the span of its own text, and every Lark exception becomes a coded `RuleError` (worded
 by `rulelang.parse_errors`).
@@ -13,8 +13,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import itertools
+import os
+import pickle
 import re
 import sys
+import tempfile
 import types
 from pathlib import Path
 from typing import Callable
@@ -359,28 +362,95 @@ def _get_parser() -> Lark:
 
 
 def _build_parser(lexer: type | None = _ContextualLexer) -> Lark:
-    """The parser, loaded from the cache or built (and cached); `lexer=None` gives Lark's own
-    contextual lexer (the tests compare the two)."""
+    """The parser, unpickled from the cache or built from the grammar (and cached);
+    `lexer=None` gives one with Lark's own contextual lexer, never cached (for the tests)."""
     grammar = grammar_text()
-    # Lark checks the grammar and its options against the file's first line; the name
-    # keeps the caches of different grammars (other versions of rulelang) apart.
-    key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}"
-                         .encode("utf-8")).hexdigest()[:24]
-    path = cache.private_file(f"parser-{key}.lark")
-    parser = Lark(
-        grammar,
-        parser="lalr",
-        lexer="contextual",
-        postlex=_indenter,
-        propagate_positions=_SkipLayout(),
-        maybe_placeholders=False,
-        start=["start", "items"],
-        cache=path or False,
-        _plugins={"ContextualLexer": lexer} if lexer is not None else {},
-    )
-    if path is not None:
-        cache.protect(path)
+    if lexer is None:
+        return _new_parser(grammar, {})
+    # The cache holds the whole parser, pickled just after it was built: loading it is one
+    # unpickling, several times quicker than Lark's own cache, which rebuilds its objects in
+    # Python. The name changes with the grammar, Lark, Python and this module's code.
+    key = hashlib.sha256(b"\0".join([
+        grammar.encode("utf-8"), lark.__version__.encode(), repr(sys.version_info).encode(),
+        Path(__file__).read_bytes()])).hexdigest()[:24]
+    path = cache.private_file(f"parser-{key}.pickle")
+    parser = _load_parser(path) if path is not None else None
+    if parser is None:
+        parser = _new_parser(grammar, {"ContextualLexer": lexer})
+        if path is not None:
+            _save_parser(parser, path)
     return parser
+
+
+def _new_parser(grammar: str, plugins: dict) -> Lark:
+    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_indenter,
+                propagate_positions=_SkipLayout(), maybe_placeholders=False,
+                start=["start", "items"], _plugins=plugins)
+
+
+# What the pickled parser refers to rather than holds: the module-level objects that Lark and
+# this module compare by identity or share.
+def _shared() -> dict[str, object]:
+    from lark.parsers.lalr_analysis import Reduce, Shift
+
+    return {"re": re, "indenter": _indenter, "shift": Shift, "reduce": Reduce}
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file, shared: dict[str, object]):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.ids = {id(obj): name for name, obj in shared.items()}
+
+    def persistent_id(self, obj):
+        return self.ids.get(id(obj))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, shared: dict[str, object]):
+        super().__init__(file)
+        self.shared = shared
+
+    def persistent_load(self, pid):
+        return self.shared[pid]
+
+
+def _load_parser(path: str) -> Lark | None:
+    """The parser pickled at `path` (a file of the private cache), or None if there is none or
+    it cannot be read: a damaged or stale file is rebuilt, never trusted in part."""
+    try:
+        with open(path, "rb") as f:
+            parser = _Unpickler(f, _shared()).load()
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - whatever a damaged pickle raises, rebuild it
+        return None
+    if not isinstance(parser, Lark) or not isinstance(
+            getattr(getattr(parser.parser, "lexer", None), "lexer", None), _ContextualLexer):
+        return None
+    return parser
+
+
+def _save_parser(parser: Lark, path: str) -> None:
+    """Pickle a parser just built (no state has lexed yet) into the cache, whole or not at
+    all; a cache that cannot be written is left as it is."""
+    folder, name = os.path.split(path)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=folder)  # mode 0600
+    except OSError:
+        return
+    try:
+        # Without what only building needed (as Lark's own cache leaves it out).
+        kept = copy.copy(parser)
+        for name in ("grammar", "_parse_tree_builder"):
+            kept.__dict__.pop(name, None)
+        with os.fdopen(fd, "wb") as f:
+            _Pickler(f, _shared()).dump(kept)
+        os.replace(temporary, path)
+    except Exception:  # noqa: BLE001 - a parser that cannot be cached still parses
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def read_source(path: str, shown: str | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -414,13 +415,18 @@ def _texts() -> list[str]:
     return texts
 
 
+@functools.cache
+def _larks_parser():
+    return parse_module._build_parser(lexer=None)
+
+
 @pytest.mark.parametrize("hot", [1, 5, None, 10**9])
 def test_the_lexer_of_each_state_gives_larks_tokens(monkeypatch, hot):
     """The states' lexers made on first use, matching one terminal at a time and then the
     alternation, give the tokens and errors of Lark's own contextual lexer."""
     if hot is not None:
         monkeypatch.setattr(parse_module, "_HOT", hot)
-    ours, larks = parse_module._build_parser(), parse_module._build_parser(lexer=None)
+    ours, larks = parse_module._build_parser(), _larks_parser()
     assert type(ours.parser.lexer.lexer) is not type(larks.parser.lexer.lexer)
     texts = _texts() if hot in (None, 10**9) else _texts()[::4]
     for text in texts:
