@@ -2,18 +2,19 @@
 
 attrs writes and compiles the methods of every class it decorates when the class is created;
 for the 118 classes of `rulelang.ast` that took about a third of `rulelang check`'s start-up.
-A node class gets the same behaviour from shared functions instead: `__init__` with the
-fields in order (those with a default last), `==` and `hash` over the fields compared (not
-the span), attrs' `repr`, `__match_args__`, no assignment after construction
-(`attrs.exceptions.FrozenInstanceError`), pickling and copying. `__attrs_attrs__` is made on
-first use, so `attrs.fields`, `attrs.has` and `attrs.evolve` work on nodes as on any attrs
-class. `typing.dataclass_transform` tells type checkers (mypy, hence mypyc) what the
-decorator makes.
+A node class gets the same behaviour from shared functions instead, and an `__init__` made
+from a template compiled once for each number of fields: the fields in order (those with a
+default last), `==` and `hash` over the fields compared (not the span), attrs' `repr`,
+`__match_args__`, no assignment after construction (`attrs.exceptions.FrozenInstanceError`),
+pickling and copying. `__attrs_attrs__` is made on first use, so `attrs.fields`, `attrs.has`
+and `attrs.evolve` work on nodes as on any attrs class. `typing.dataclass_transform` tells
+type checkers (mypy, hence mypyc) what the decorator makes.
 """
 
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
+from types import CodeType, FunctionType
 from typing import Any, Callable, TypeVar, dataclass_transform, overload
 
 __all__ = ["node", "field"]
@@ -100,49 +101,33 @@ class _Signature:
         return inspect.Signature(parameters)
 
 
-def _make_init(cls_name: str, names: tuple[str, ...], defaults: tuple) -> Callable:
-    """`__init__(self, *fields)`: the fields by position or name; the last len(defaults) may
-    be left out."""
-    count = len(names)
-    required = count - len(defaults)
-    setter = object.__setattr__
-    pairs = tuple(zip(names, range(count)))
-
-    def __init__(self, *args, **kwargs):
-        if kwargs or len(args) != count:
-            args = _bind(cls_name, names, defaults, required, args, kwargs)
-        for name, i in pairs:
-            setter(self, name, args[i])
-
-    return __init__
+_TEMPLATES: dict[int, CodeType] = {}
 
 
-def _bind(cls_name, names, defaults, required, args, kwargs) -> tuple:
-    """The values of every field from positional and keyword arguments, as Python binds them,
-    with the same TypeErrors."""
-    if len(args) > len(names):
-        raise TypeError(f"{cls_name}.__init__() takes {len(names) + 1} positional arguments "
-                        f"but {len(args) + 1} were given")
-    values = list(args) + [_MISSING] * (len(names) - len(args))
-    for key, value in kwargs.items():
-        try:
-            i = names.index(key)
-        except ValueError:
-            raise TypeError(f"{cls_name}.__init__() got an unexpected keyword argument "
-                            f"'{key}'") from None
-        if i < len(args):
-            raise TypeError(f"{cls_name}.__init__() got multiple values for argument "
-                            f"'{key}'")
-        values[i] = value
-    missing = [names[i] for i in range(required) if values[i] is _MISSING]
-    if missing:
-        raise TypeError(f"{cls_name}.__init__() missing {len(missing)} required positional "
-                        f"argument{'s' if len(missing) > 1 else ''}: "
-                        + ", ".join(f"'{name}'" for name in missing))
-    for i in range(required, len(names)):
-        if values[i] is _MISSING:
-            values[i] = defaults[i - required]
-    return tuple(values)
+def _template(count: int) -> CodeType:
+    """The code of `__init__(self, a0, ..., a<count-1>)` setting placeholder fields: compiled
+    once per number of fields, then given each class's names (`_make_init`)."""
+    code = _TEMPLATES.get(count)
+    if code is None:
+        params = "".join(f", a{i}" for i in range(count))
+        body = "".join(f"    setattr(self, '\\0f{i}', a{i})\n" for i in range(count))
+        namespace: dict[str, Any] = {}
+        exec(f"def __init__(self{params}):\n" + (body or "    pass\n"), {}, namespace)
+        code = _TEMPLATES[count] = namespace["__init__"].__code__
+    return code
+
+
+def _make_init(cls, names: tuple[str, ...], defaults: tuple) -> Callable:
+    """`__init__(self, *fields)`, as attrs writes it: the fields by position or name, the last
+    len(defaults) optional; made from the template of its number of fields (no compiling)."""
+    template = _template(len(names))
+    marks = {f"\0f{i}": name for i, name in enumerate(names)}
+    code = template.replace(
+        co_varnames=("self",) + names,
+        co_consts=tuple(marks.get(c, c) if isinstance(c, str) else c
+                        for c in template.co_consts),
+        co_name="__init__", co_qualname=f"{cls.__qualname__}.__init__")
+    return FunctionType(code, {"setattr": object.__setattr__}, "__init__", defaults or None)
 
 
 def _key(names: tuple[str, ...]) -> Callable[[Any], tuple]:
@@ -191,7 +176,7 @@ def node(cls: _C) -> _C:
     body.update(
         __slots__=names,
         __match_args__=names,
-        __init__=_make_init(cls.__name__, names, defaults),
+        __init__=_make_init(cls, names, defaults),
         __eq__=_make_eq(key),
         __hash__=_make_hash(key, hash(cls.__qualname__)),
         __repr__=_repr,
@@ -204,6 +189,4 @@ def node(cls: _C) -> _C:
         _node_specs=tuple(specs),
         _node_values=staticmethod(values),
     )
-    made = type(cls)(cls.__name__, cls.__bases__, body)
-    made.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    return made
+    return type(cls)(cls.__name__, cls.__bases__, body)
