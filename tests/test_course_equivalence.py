@@ -41,6 +41,24 @@ CASES = {
         "first_player", (S61, "DÉBUT DE LA PARTIE"),
         "set first_player = first_seat",
         "when the game starts: the player with the highest roll starts")),
+    # full-group rent: the doubling of `rent_due` neutral (100%), the rule's `rent x2` in its
+    # place; 200% of a rent is twice it in whole dollars
+    "R61": ("classic_1961.rules", _replace(
+        "full_group", (S61, "AVANTAGES DES PROPRIÉTAIRES"),
+        "set full_group_rent = 100%",
+        "when rent is due on a street if the space has no building and the owner holds the "
+        "whole group: rent x2")),
+    "RFR": ("french_standard.rules", _replace(
+        "full_group", (SFR, "Arrêt sur une propriété déjà achetée"),
+        "set full_group_rent = 100%",
+        "when rent is due on a street if the space has no building and no lot of the group is "
+        "mortgaged and the owner holds the whole group: rent x2")),
+    # the same in the Lord of the Rings with the Ring: its `rent x2` and the rule's multiply
+    "RFR_ring": ("lotr.rules", _replace(
+        "full_group", (SFR, "Arrêt sur une propriété déjà achetée"),
+        "set full_group_rent = 100%",
+        "when rent is due on a street if the space has no building and no lot of the group is "
+        "mortgaged and the owner holds the whole group: rent x2")),
     "J1": ("classic_1961.rules", _replace(
         "leaving_jail", (S61, "LA PRISON"),
         "set jail_fine = $50",
@@ -108,6 +126,10 @@ CASES = {
         "when the time limit is reached: end the game")),
 }
 
+# the options a case plays with
+OPTIONS = {"RFR_ring": ("one_ring",)}
+
+
 def _log(rb, table, seed) -> str:
     lines: list[str] = []
     rulelang.Game(rb, make_agents(list(table), len(table)), seed=seed, max_turns=MAX_TURNS,
@@ -128,11 +150,12 @@ def _copies(tmp_path, label: str):
     head = f'rulebook "{title}"\nextends "{official}"\n' + "".join(f"{c}\n" for c in common)
     when = next(line for line in text.splitlines() if line.strip().startswith("when "))
     out = []
-    idle = when.split(": ", 1)[0] + ": nothing"  # the event with no effect
+    # the event with no effect (`rent is due` takes only `rent xN`)
+    idle = when.split(": ", 1)[0] + (": rent x1" if "rent is due" in when else ": nothing")
     for name, body in (("setting", ""), ("rule", text), ("neutral", text.replace(when, idle))):
         path = tmp_path / f"{label}_{name}.rules"
         path.write_text(f"{head}\n{body}", encoding="utf-8")
-        out.append(rulelang.load(str(path)))
+        out.append(rulelang.load(str(path), options=OPTIONS.get(label, ())))
     return out
 
 
