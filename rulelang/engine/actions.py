@@ -201,8 +201,22 @@ def why_refused(game: Game, seat, action) -> str | None:
 
 
 def refusal(game: Game, setting: str, message: str) -> IllegalAction:
-    """The refusal by the rule whose `set` line of `setting` is in force."""
-    return IllegalAction(game.rulebook.origins[setting], message)
+    """The refusal by the rule whose `set` line of `setting` is in force, or by the engine's
+    own checks when no rule sets it."""
+    return IllegalAction(_origin(game, setting), message)
+
+
+def _origin(game: Game, setting: str) -> str:
+    """The rule whose `set` line of `setting` is in force; "engine" when none sets it."""
+    rule = game.rulebook.origins[setting]
+    return "engine" if rule.startswith("default ") else rule
+
+
+def _supply_rule(game: Game, setting: str) -> str:
+    """Who refuses a building the bank has none of: the rulebook's rule for buildings running
+    short, else the rule that sets the supply."""
+    shortage = game.rulebook.course.shortage
+    return shortage[0].rule if shortage else _origin(game, setting)
 
 
 def _owned(game: Game, seat, pos, setting: str):
@@ -286,13 +300,13 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
             raise refusal(game, "houses_per_hotel",
                           f"a hotel needs {per_hotel} houses on every lot of the group")
         if st.bank_hotels <= 0:
-            raise refusal(game, "hotels", "the bank has no hotel left")
+            raise IllegalAction(_supply_rule(game, "hotels"), "the bank has no hotel left")
         permits = rb.permits["build"]
         if permits:
             _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOTEL))
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
-        raise refusal(game, "houses", "the bank has no house left")
+        raise IllegalAction(_supply_rule(game, "houses"), "the bank has no house left")
     permits = rb.permits["build"]
     if permits:
         _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOUSE))
@@ -381,7 +395,9 @@ def check_trade(game: Game, seat, t: Trade) -> None:
 def apply(game: Game, seat, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
-        raise IllegalAction("engine", "a bankrupt player cannot act")
+        rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
+        raise IllegalAction(rules[0].rule if rules else "bankruptcy",
+                            "a bankrupt player cannot act")
     run = _APPLY.get(type(action))
     if run is None:
         raise IllegalAction("agent", f"not an action: {action!r}")
@@ -502,8 +518,8 @@ def _build(game: Game, seat, pos, kind) -> None:
         st.bank_hotels -= 1
         game.transfer(seat, st.bank, sp.hotel_cost, "hotel", rule)
     else:
-        rule = rb.origins["max_houses"]
-        if rule.startswith("default ") and rb.permits["build"]:
+        rule = _origin(game, "max_houses")
+        if rule == "engine" and rb.permits["build"]:
             rule = rb.permits["build"][0].rule  # the rule that says when houses are built
         st.houses[pos] += 1
         st.bank_houses -= 1

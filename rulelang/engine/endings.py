@@ -118,7 +118,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     if game._log:
         game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
     rules = rb.course.bankrupt
-    label = rules[0].rule if rules else "bankruptcy"
+    label = rules[0].rule if rules else "bankruptcy"  # the first bankruptcy rule's
     ending = everything = auction = False
     reason = ""
     if rules:
