@@ -396,7 +396,7 @@ def apply(game: Game, seat, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
         rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
-        raise IllegalAction(rules[0].rule if rules else "bankruptcy",
+        raise IllegalAction(rules[0].rule if rules else "engine",
                             "a bankrupt player cannot act")
     run = _APPLY.get(type(action))
     if run is None:

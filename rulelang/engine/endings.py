@@ -100,7 +100,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     """The player cannot pay a debt of `rule`: everything goes to the creditor (a player, the
     bank or a pot). The `bankrupt` line names the debt's rule; what follows is the
     settlement's, labelled by the rulebook's bankruptcy rules (`when a player goes bankrupt`)
-    or, with none, "bankruptcy".
+    or, with none, "engine".
 
     To a player: buildings sold to the bank at half price, then cash, deeds and jail cards to
     the creditor (a `deed changes hands` rule asks the interest on mortgaged deeds). To the
@@ -118,7 +118,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     if game._log:
         game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
     rules = rb.course.bankrupt
-    label = rules[0].rule if rules else "bankruptcy"  # the first bankruptcy rule's
+    label = rules[0].rule if rules else "engine"  # the first bankruptcy rule's
     ending = everything = auction = False
     reason = ""
     if rules:

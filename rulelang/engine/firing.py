@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 
 
 # The causes that are the engine's own, never a rule of the rulebook: the game's setup, the
-# turn's throws and dice moves, an agent's answer that is no action, and the engine's bounds.
-ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit")
+# turn's throws and dice moves, an agent's answer that is no action, the engine's bounds, and
+# what it does or refuses when no rule says (a check no setting of a rule decides, the estate
+# of a bankrupt player without a bankruptcy rule).
+ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit", "engine")
 
 FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
           "other", "amount", "building", "card")
