@@ -295,18 +295,6 @@ class _Checker:
 
     def consistency(self) -> None:
         values = self.values
-        ending = [n for n in ("end_at_bankruptcy", "time_limit") if values[n][0]]
-        if ending and values["winner"][0] == "last_player":
-            where = values[ending[0]][1]
-            self.error("E301", f"the game can end with several players left ('{ending[0]}') "
-                       "but 'winner' is 'last_player'", where.span,
-                       hint="set winner = richest: the printed valuation decides")
-        deal, deal_at = values["deal_deeds"]
-        lots = sum(s.kind.name in PROPERTY_KINDS for s in self.spaces)
-        if deal and self.spaces and deal * values["players"][0][1] > lots:
-            self.error("E301", f"dealing {deal} deeds to each of up to "
-                       f"{values['players'][0][1]} players needs more than the board's "
-                       f"{lots} properties", deal_at.span)
         for names, broken, why in _CONSISTENT:
             pairs = [values[n] for n in names]
             if not broken(*(v for v, _ in pairs)):

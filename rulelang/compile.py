@@ -209,7 +209,7 @@ class _Env:
         self.dice = {d.name.value: i for i, d in enumerate(program.dice)}
         self.rent_mods: tuple | None = None
         # for rulelang.evaluate: the lots of each group, the named faces, the dice that move
-        # the pawn and make doubles (triples: none until dice are declared to make them)
+        # the pawn and make doubles or triples
         groups = {s.group for s in spaces if s.group >= 0}
         self.groups = tuple(tuple(s.index for s in spaces if s.group == g)
                             for g in range(max(groups) + 1 if groups else 0))
@@ -217,9 +217,14 @@ class _Env:
             [(i, value, name.value) for i, d in enumerate(program.dice)
              for value, name in d.face_names]
             + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
-        self.moving_dice = tuple(i for i, d in enumerate(program.dice) if d.faces)
-        self.doubles_dice = self.moving_dice if len(self.moving_dice) > 1 else ()
-        self.triples_dice: tuple[int, ...] = ()
+        # as the dice tables read them (engine/tables.py): the declarations, else the dice
+        # with values move the pawn and, two or more, make doubles
+        moving, doubles = self.declared("move"), self.declared("doubles")
+        if moving is None:
+            moving = tuple(i for i, d in enumerate(program.dice) if d.faces)
+        self.moving_dice = moving
+        self.doubles_dice = doubles if doubles is not None else moving if len(moving) > 1 else ()
+        self.triples_dice: tuple[int, ...] = self.declared("triples") or ()
         self.turns = False  # a value of turns taken needs them counted
         # the hooks the events' compiled forms place, by table (vocab/compiled.py)
         self.tables: dict = {}

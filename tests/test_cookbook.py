@@ -235,6 +235,7 @@ def test_random_start_deals_three_paid_deeds_to_each_player():
     first = next(i for i, e in enumerate(p.events) if e["event"] == "roll")
     dealt = [e for e in p.events[:first] if e["event"] == "deed"]
     assert sorted(e["to"] for e in dealt) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    assert dealt == [e for e in fired(p, "random_start.rules") if e["event"] == "deed"]
     for e in dealt:
         i = p.events.index(e)
         paid = p.events[i - 1]

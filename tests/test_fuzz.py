@@ -158,9 +158,9 @@ def _syntax_errors_in_order(text: str) -> None:
 
 _NAMES = ["street", "railroad", "utility", "property", "space", "cards", "plain", "tax",
           "houses", "railroads", "building",
-          "jail_fine", "players", "starting_cash", "winner", "richest", "salary", "rent_rule",
-          "one_ring", "highest_roll", "houses", "time_limit", "fines_to", "end_at_bankruptcy",
-          "deal_deeds", "house", "hotel", "building"]
+          "jail_fine", "players", "starting_cash", "jail_turns", "richest", "salary",
+          "rent_rule", "one_ring", "highest_roll", "houses", "time_limit", "fines_to",
+          "max_houses", "seconds_per_turn", "house", "hotel", "building"]
 _SPACE_NAMES = ['"GO"', '"Boardwalk"', '"Chance"', '"Jail"', '"Purple"', '"Go To Jail"', '"X"',
                 '"Community Chest"', '"Mediterranean Avenue"', '"Eye"', '"first"', '"Ring"',
                 '"Force"', '"Light"', '"Jackpot"', '"classic_1961.rules"']
