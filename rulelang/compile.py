@@ -494,8 +494,8 @@ def _token_reaches(env: _Env, rule: str, when) -> None:
 
 @compiled("rent_due")
 def _rent_due(env: _Env, rule: str, when) -> None:
-    """Per space, the (tests, factor) of a `when rent is due on ...: rent xN`, which `pay
-    rent` reads (compile_program places these rules first)."""
+    """Per space, the (tests, factor, rule) of a `when rent is due on ...: rent xN`, which
+    `pay rent` reads (compile_program places these rules first)."""
     tests = tuple(env.condition(c) for c in when.conditions)
     factor = 1
     for e in when.effects:
@@ -503,7 +503,7 @@ def _rent_due(env: _Env, rule: str, when) -> None:
             factor *= e.factor
     table = env.space_hooks(ast.RentDue)
     for pos in env.matching(when.event.target):
-        table[pos].append((tests, factor))
+        table[pos].append((tests, factor, rule))
 
 
 # ---------------------------------------------------------------- conditions
@@ -811,10 +811,12 @@ def _modified_rent(mods, factor: int):
     def pay(g, f):
         pos = g.state.position[f.player]
         times = factor
-        for tests, mult in mods[pos]:
+        by: list = []
+        for tests, mult, rule in mods[pos]:
             if all(test(g, f) for test in tests):
                 times *= mult
-        g.pay_rent(f, times)
+                by.append((rule, mult))
+        g.pay_rent(f, times, by)
 
     return pay
 

@@ -442,9 +442,11 @@ class Game(Holdings):
             rent *= ctx.factor
         return rent
 
-    def pay_rent(self, f: Firing, factor: int = 1) -> None:
+    def pay_rent(self, f: Firing, factor: int = 1, by: list | None = None) -> None:
         """`pay rent` on the space the player stands on: the owner on landing (the
-        firing's) claims the rent, by the firing's rule (the hot path of every game)."""
+        firing's) claims the rent, by the firing's rule (the hot path of every game). `by`:
+        the (rule, factor) of the `when rent is due` rules that multiplied it, each logged
+        as a `rent_factor` line before the rent is paid."""
         st = self.state
         seat = f.player
         pos = st.position[seat]
@@ -457,6 +459,9 @@ class Game(Holdings):
             return
         rent = self.rent_due(pos, f) * factor
         if rent:
+            if by and self._log:
+                for rule, mult in by:
+                    self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
             cash = st.cash
             if cash[seat] >= rent and not self._log:
                 cash[seat] -= rent
