@@ -57,10 +57,12 @@ class Hook:
         self.owner = target.owner if isinstance(target, ast.SpaceByKind) else None
         # Unconditional: it fires every time its event happens.
         self.always = not when.conditions and self.owner is None
-        does = frozenset(_CLASHES[type(e)] for e in when.effects if type(e) in _CLASHES)
+        # what any of its effects may do: a choice's options and an `else` included
+        effects = tuple(flat(when.effects))
+        does = frozenset(_CLASHES[type(e)] for e in effects if type(e) in _CLASHES)
         self.does = _SHARED.setdefault(does, does)
         self.charges = any(MONEY_FLOWS[type(e)](e) in (("player", "bank"), ("player", "pot"))
-                           and not isinstance(e, _PURCHASES) for e in when.effects)
+                           and not isinstance(e, _PURCHASES) for e in effects)
 
 
 class Flow:

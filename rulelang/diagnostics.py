@@ -226,8 +226,11 @@ class RuleErrors(Exception):
         self.diagnostics = sorted(diagnostics, key=_position)
         first = self.diagnostics[0] if self.diagnostics else None
         head = f"{_location(first.span)}: {first.code}: {first.message}" if first else "no errors"
+        if first is not None and first.hint:
+            head += f" (hint: {first.hint})"
         more = len(self.diagnostics) - 1
-        super().__init__(head + (f" (and {more} more)" if more > 0 else ""))
+        super().__init__(head + (f" (and {more} more; each is in .diagnostics)" if more > 0
+                                 else ""))
 
 
 # Of each code, at most this many diagnostics are shown for one file: 500,000 copies of one

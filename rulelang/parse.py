@@ -686,8 +686,10 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
         label = _example_label(e, parser)
     finally:
         _indenter.path = path  # the examples were parsed with the same indenter
+    lines = text.split("\n")
+    rest = lines[span.line - 1][span.column - 1:] if 1 <= span.line <= len(lines) else ""
     return parse_errors.unexpected_token(token.type, str(token), span, expected, label,
-                                         _opener(text, span.line))
+                                         _opener(text, span.line), rest)
 
 
 def _opener(text: str, line: int) -> tuple[int, str] | None:

@@ -8,6 +8,7 @@ the hint (a close keyword, the missing colon, the missing quotes). It never impo
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from typing import Sequence
 
@@ -103,12 +104,21 @@ def unexpected_character(char: str, span: Span, rest_of_line: str,
     return RuleError("E001", f"unexpected character '{shown}'", span, hint=hint)
 
 
+def _quoted_words(value: str, rest: str) -> str:
+    """The words a name in quotes probably spans: from the token to the next ':' or ','
+    (`Free Parking: collect $100`: "Free Parking"), or the token alone."""
+    words = re.split(r"[:,#]", rest, maxsplit=1)[0].strip() if rest.startswith(value) else ""
+    return words if words and all(w.replace("'", "").replace(".", "").isalnum()
+                                  for w in words.split()) else value
+
+
 Opener = "tuple[int, str] | None"  # (line, text) of the line ending in ':' just above
 
 
 def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
-                     label: str | None, opener: Opener = None) -> RuleError:
-    """A token the grammar does not allow here; `label` names a matched example, if any."""
+                     label: str | None, opener: Opener = None, rest: str = "") -> RuleError:
+    """A token the grammar does not allow here; `label` names a matched example, if any;
+    `rest`: the line from the token on."""
     found = _found(kind, value)
     if label in LABELS:
         code, message, hint = LABELS[label]
@@ -129,7 +139,8 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
     is_word = value.isidentifier() and kind not in _FOUND
     if is_word and "STRING" in names:
         return RuleError("E012", f"expected a name in double quotes, found {found}", span,
-                         hint=f'write "{value}"' if kind == "NAME" else None)
+                         hint=f'write "{_quoted_words(value, rest)}"' if kind == "NAME"
+                         else None)
     if is_word and keywords:
         close = difflib.get_close_matches(value, keywords, n=1, cutoff=0.6)
         if close:
