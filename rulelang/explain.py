@@ -69,9 +69,103 @@ def find(text: str) -> list:
         return [vocab.BY_NAME[name]]
     if name in vocab.SETTINGS:
         return [vocab.SETTINGS[name]]
+    low = words.lower()
+    if low in STRUCTURE:
+        return [STRUCTURE[low]]
+    for prefix in ("a player may not ", "may not "):
+        if low.startswith(prefix) and len(low) > len(prefix):
+            words = words[len(prefix):]
+            break
     found = [p for p in vocab.PRIMITIVES
              if any(s.split(" [")[0] == words for s in vocab.shown_forms(p))]
-    return found or _parsed(words)
+    return found or _containing(words) or _parsed(words)
+
+
+class Structure(str):
+    """The explanation of a word of the language's structure (no primitive of its own)."""
+
+
+_CHOICE = Structure(
+    "the player chooses one: EFFECTS; EFFECTS[; EFFECTS ...]\n\n"
+    "An effect that offers the player its options, separated by ';' (the effects of one\n"
+    "option by ','); the agent picks one, the engine checks it and logs a `choice` event. A\n"
+    "choice ends its line and holds no choice. Targets may be the player's choice too:\n"
+    "`advance to a KIND of the player's choice` (rulelang explain advance_choice).\n"
+    "docs/language.md, Choices.")
+_PERMISSION = Structure(
+    "a player may not ACTION [if CONDITION | unless CONDITION] ...\n\n"
+    "A permission: the engine refuses the action when the conditions hold (`if`) or fail\n"
+    "(`unless`), after its own checks, and names the rule that refused it. The actions: build,\n"
+    "sell, sell the group's buildings, mortgage, lift a mortgage, trade, trade a jail card,\n"
+    "buy, bid, pay the fine before rolling, use a jail card (rulelang explain build, ...).\n"
+    "docs/language.md, Permissions.")
+_CONDITION = Structure(
+    "when EVENT if CONDITION: ...   when EVENT unless CONDITION: ...\n\n"
+    "A condition is a test (rulelang explain compare, in_jail, holds_group, ...) or tests\n"
+    "joined: `not` binds tightest, then `and`, then `or`; parentheses group. `unless C` is\n"
+    "`if not (C)`; several guards must all hold. `where CONDITION` narrows the spaces a move\n"
+    "may pick, its tests read on each candidate space. docs/language.md, Conditions.")
+_ELSE = Structure(
+    "advance to the next KIND [where CONDITION], else EFFECT\n\n"
+    "The one effect after `, else` runs when no space qualifies; the effects after it on\n"
+    "the line run either way. docs/language.md, Moves by die and to the next space.")
+STRUCTURE = {
+    **dict.fromkeys(("choose", "chooses", "choice", "the player chooses one"), _CHOICE),
+    **dict.fromkeys(("permission", "permissions", "may", "may not", "a player may not"),
+                    _PERMISSION),
+    **dict.fromkeys(("condition", "conditions", "if", "unless", "and", "or", "not",
+                     "where"), _CONDITION),
+    "else": _ELSE,
+}
+
+
+# At most this many primitives are explained for words that only appear in their forms.
+MAX_FOUND = 6
+
+
+def _containing(words: str) -> list:
+    """The primitives whose forms hold every word of `words`, whole, in order (`explain
+    choice`, `explain "advance to the next"`), if there are a few."""
+    from rulelang import vocab
+
+    wanted = words.lower().split()
+    if not wanted:
+        return []
+    found = []
+    for p in vocab.PRIMITIVES:
+        for form in vocab.shown_forms(p):
+            have = [w.strip("[]\"',") for w in form.lower().split()]
+            have += [w.rstrip("s") for w in have if w.endswith("'s")]  # `player's` -> `player'`
+            if _in_order(wanted, have):
+                found.append(p)
+                break
+    return found if len(found) <= MAX_FOUND else []
+
+
+def _in_order(wanted: list[str], have: list[str]) -> bool:
+    """Whether the words of `wanted` are all in `have`, in that order (each word whole, or
+    the start of a word: `choice` in `choice`, `choose` in `chooses`)."""
+    i = 0
+    for w in have:
+        if i < len(wanted) and (w == wanted[i] or (len(wanted[i]) > 3 and w.startswith(wanted[i]))):
+            i += 1
+    return i == len(wanted)
+
+
+def suggestion(text: str) -> str | None:
+    """The closest word of the language to `text`, written as it is used (`advance to the next
+    KIND`, not its internal name), or None."""
+    from rulelang import vocab
+    from rulelang.resolve import closest
+
+    names = list(vocab.BY_NAME) + list(vocab.SETTINGS)
+    name = closest(text.replace(" ", "_"), names)
+    if name is None:
+        return None
+    if name in vocab.SETTINGS:
+        return f"did you mean the setting '{name}'?"
+    forms = vocab.shown_forms(vocab.BY_NAME[name])
+    return f"did you mean '{forms[0].split(' [')[0]}' (rulelang explain {name})?"
 
 
 def _parsed(words: str) -> list:
@@ -105,13 +199,31 @@ def describe(item) -> str:
     """What `rulelang explain` prints of a primitive or a setting, from its declaration."""
     from rulelang import vocab
 
+    if isinstance(item, Structure):
+        return str(item)
+
     if isinstance(item, vocab.SettingSpec):
-        lines = [f"setting '{item.name}': {item.type}, default {item.default!r}",
+        def value(v) -> str:
+            if item.type == "money":
+                return f"${v}"
+            if item.type == "percent":
+                return f"{v}%"
+            if isinstance(v, bool):
+                return "yes" if v else "no"
+            if isinstance(v, tuple) and len(v) == 2:
+                return f"{v[0]} to {v[1]}"
+            return "none" if v == "" else str(v)
+
+        lines = [f"setting '{item.name}': {item.type}, default {value(item.default)}",
                  f"  {item.doc}"]
         if item.choices:
             lines.append(f"  one of: {', '.join(item.choices)}")
-        if item.low is not None or item.high is not None:
-            lines.append(f"  from {item.low} to {item.high if item.high is not None else 'any'}")
+        if item.low is not None and item.high is not None:
+            lines.append(f"  from {value(item.low)} to {value(item.high)}")
+        elif item.low is not None:
+            lines.append(f"  at least {value(item.low)}")
+        elif item.high is not None:
+            lines.append(f"  at most {value(item.high)}")
         lines.append(f"  set {item.name} = ...   (see docs/language.md, Settings)")
         return "\n".join(lines)
     p = item

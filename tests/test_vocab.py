@@ -268,6 +268,31 @@ def test_explain_finds_a_primitive_by_its_use(words, name):
     assert result.exit_code == 0 and vocab.BY_NAME[name].doc[1:] in result.output
 
 
+@pytest.mark.parametrize("words, names", [
+    ("advance to the next", ["advance_next"]), ("may not build", ["may_build"]),
+    ("a player may not mortgage", ["may_mortgage"]), ("completed", ["lap"]),
+    ("pot", ["pay_into", "collect_pot", "pot_amount"]),
+])
+def test_explain_finds_a_primitive_by_part_of_its_form(words, names):
+    """The first words of a form, or a word in a few forms, find those primitives; the words
+    of a permission find its action."""
+    from rulelang.explain import find
+
+    assert sorted(p.name for p in find(words)) == sorted(names)
+
+
+@pytest.mark.parametrize("words", ["choose", "permission", "unless", "else"])
+def test_explain_tells_the_words_of_the_structure(words):
+    """A choice, a permission, a condition's joints and `else` have no primitive of their
+    own: explain says what they are and where the docs tell more."""
+    from click.testing import CliRunner
+
+    from rulelang_cli.main import main
+
+    result = CliRunner().invoke(main, ["explain", words])
+    assert result.exit_code == 0 and "docs/language.md" in result.output
+
+
 def test_explain_refuses_what_is_neither_a_code_nor_a_word():
     """A word the language does not have is a usage error with a hint, no traceback."""
     from click.testing import CliRunner
@@ -275,7 +300,7 @@ def test_explain_refuses_what_is_neither_a_code_nor_a_word():
     from rulelang_cli.main import main
 
     result = CliRunner().invoke(main, ["explain", "pay rnet"])
-    assert result.exit_code == 2 and "pay_rent" in result.output
+    assert result.exit_code == 2 and "'pay rent'" in result.output and "pay_rent" in result.output
     result = CliRunner().invoke(main, ["explain", '"unclosed'])
     assert result.exit_code == 2 and "Traceback" not in result.output
 

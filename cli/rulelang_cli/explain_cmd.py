@@ -8,7 +8,7 @@ import re
 import click
 
 from rulelang.diagnostics import CODES, printable
-from rulelang.explain import describe, explanation, find
+from rulelang.explain import describe, explanation, find, suggestion
 from rulelang.resolve import did_you_mean
 
 
@@ -28,10 +28,7 @@ def explain(what: tuple[str, ...]) -> None:
         return
     found = find(text)
     if not found:
-        from rulelang import vocab
-
-        names = list(vocab.BY_NAME) + list(vocab.SETTINGS)
-        hint = did_you_mean(text.replace(" ", "_"), names) or \
+        hint = suggestion(text) or \
             "name a code (E104), a setting (jail_fine) or a word of the language (pay rent)"
         raise click.BadParameter(printable(f"'{text}' is neither a code nor a word of the "
                                            f"language; {hint}"), param_hint="CODE|WORDS")
