@@ -95,6 +95,8 @@ def expression(env, node) -> Value:
         return _count_owned(env, node.thing, node.subject)
     if cls is ast.BankCount:
         return _bank_count(env, node.thing)
+    if cls is ast.TheBid:
+        return lambda g, f: f.amount
     if cls is ast.GameCount:
         if node.what == "bankruptcies":
             return lambda g, f: g.state.bankruptcies

@@ -71,6 +71,8 @@ def shown(node) -> str:
             return f"the number of {thing.name} in the bank"
         case ast.GameCount(what):
             return f"the number of {what}"
+        case ast.TheBid():
+            return "the bid"
     return "this value"
 
 
