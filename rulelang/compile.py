@@ -11,7 +11,7 @@ a coded RuleError.
 
 from __future__ import annotations
 
-from . import ast, compile_course, evaluate
+from . import ast, compile_course, compile_permits, evaluate
 from .diagnostics import RuleError
 from .engine import actions as act
 from .engine import moves as mv
@@ -178,6 +178,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         roll_hooks=tuple(rolls),
         jail_roll_hooks=tuple(jail_rolls),
         count_turns=env.turns,
+        guarantees=compile_permits.guarantees(program),
+        trade_rule=compile_permits.trade_rule(program),
     )
 
 

@@ -383,14 +383,21 @@ def _broken_copy(tmp_path: Path, old: str, new: str) -> str:
     return _write(tmp_path, "broken.rules", text.replace(old, new, 1))
 
 
+def _line_of(text: str) -> int:
+    """The line of classic_1961.rules where `text` first appears."""
+    source = (RULESETS / "classic_1961.rules").read_text(encoding="utf-8")
+    return source[:source.index(text)].count("\n") + 1
+
+
 def test_cli_misspelled_space(tmp_path):
     """A misspelled space exits 1 with file:line:col, the source line, a caret and a hint."""
     path = _broken_copy(tmp_path, '"Luxury Tax": pay $75', '"Luxury Taks": pay $75')
     result = CliRunner().invoke(check_cmd, [path])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0] == f"{path}:84:26: error[E104]: unknown space 'Luxury Taks'"
-    assert lines[1] == '  84 |   when a player lands on "Luxury Taks": pay $75'
+    n = _line_of('"Luxury Tax": pay $75')
+    assert lines[0] == f"{path}:{n}:26: error[E104]: unknown space 'Luxury Taks'"
+    assert lines[1] == f'  {n} |   when a player lands on "Luxury Taks": pay $75'
     assert lines[2] == "     |                          ^~~~~~~~~~~~~"
     assert lines[3] == "hint: did you mean 'Luxury Tax'?"
     assert lines[-1] == f"{path}: 1 error"
@@ -402,7 +409,8 @@ def test_cli_syntax_error(tmp_path):
     result = CliRunner().invoke(check_cmd, [path])
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0] == f"{path}:107:1: error[E006]: unknown keyword 'rul'"
+    n = _line_of("rule free_parking:")
+    assert lines[0] == f"{path}:{n}:1: error[E006]: unknown keyword 'rul'"
     assert lines[2].endswith("| ^~~") and lines[3] == "hint: did you mean 'rule'?"
 
 

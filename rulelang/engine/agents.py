@@ -145,13 +145,12 @@ class DefaultAgent(Agent):
         self._sells: tuple[Sell, ...] = ()
         self._mortgages: tuple[Mortgage, ...] = ()
         self._hotel_level = 0
-        self._lift_first = True
         self._bid_key = (-1, -1)
         self._bid_value = 0
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
     unsaved: ClassVar[tuple[str, ...]] = (
-        "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level", "_lift_first",
+        "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
     )
 
     def seat_at(self, game: Game, seat):
@@ -169,10 +168,9 @@ class DefaultAgent(Agent):
                 tuple(Sell(q) for q in lots),
                 tuple(Mortgage(q) for q in lots),
                 game.settings.max_houses + 1,
-                game.settings.building_on_mortgaged == "lift_first",
             )
         (self._steps, self._cheapest, self._builds, self._sells, self._mortgages,
-         self._hotel_level, self._lift_first) = tables
+         self._hotel_level) = tables
 
     def buy(self, game: Game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -205,8 +203,7 @@ class DefaultAgent(Agent):
         if unowned > 6:
             if st.jail_cards[seat] and _may(game, seat, USE_CARD):
                 return "card"
-            s = game.settings
-            if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine + self.reserve \
+            if st.cash[seat] >= game.settings.jail_fine + self.reserve \
                     and _may(game, seat, PAY_FINE):
                 return "pay"
         return "roll"
@@ -255,7 +252,7 @@ class DefaultAgent(Agent):
         if top >= 0:
             return self._sale(game, top)
         # 3. mortgage what is left, where no one's buildings stand in the group (a group
-        # held in parts when building_requires_full_group = no)
+        # held in parts, where no permission asks for the whole group to build)
         rest = [q for q in owned if not mortgaged[q]
                 and not (is_street[q] and act.group_has_buildings(game, group_of[q]))
                 and not (refused and act.why_refused(game, seat, self._mortgages[q]) is not None)]
@@ -326,8 +323,6 @@ class DefaultAgent(Agent):
         best, best_gain = None, 0
         for g in full:
             members = rb.groups[g]
-            if not self._lift_first and any(mortgaged[q] for q in members):
-                continue  # the group's mortgages are lifted first (above)
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
             for q in members:
@@ -360,8 +355,6 @@ class DefaultAgent(Agent):
 
     def _trade(self, game: Game, seat):
         """Offer to complete a group: a swap that completes one for each, else cash."""
-        if not game.settings.trading:
-            return None
         st, rb = game.state, game.rulebook
         owner = st.owner
         shared = game.shared_streets()[seat]
@@ -480,7 +473,7 @@ class RandomAgent(Agent):
         choices = ["roll"]
         if st.jail_cards[seat] and _may(game, seat, USE_CARD):
             choices.append("card")
-        if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine and _may(game, seat, PAY_FINE):
+        if st.cash[seat] >= s.jail_fine and _may(game, seat, PAY_FINE):
             choices.append("pay")
         return self.rng.choice(choices)
 
@@ -525,7 +518,7 @@ class RandomAgent(Agent):
         if not (give or take or cash):
             return None
         trade = Trade(other, give=tuple(give), take=tuple(take), cash=cash)
-        try:  # the engine says whether the rulebook allows it (trading = no, say)
+        try:  # the engine says whether the rulebook allows it (a permission to trade, say)
             act.check_trade(game, seat, trade)
         except act.IllegalAction:
             return None
