@@ -431,7 +431,7 @@ class _Env:
                     if not t(g, f):
                         return False
                 return True
-        return Permit(rule, permission.text, test, per_lot)
+        return Permit(rule, permission.text, test, per_lot, compile_permits.exact(permission))
 
     def condition(self, c):
         """The closure for one condition: called as test(game, firing)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import ast
 
-__all__ = ["guarantees", "trade_rule", "GUARANTEES"]
+__all__ = ["guarantees", "exact", "trade_rule", "GUARANTEES"]
 
 # guarantee: (action, the atom that must hold for the action to be allowed)
 _WHOLE = ("whole_group", "player")
@@ -82,6 +82,22 @@ def _found(permission: ast.Permission) -> set[str]:
     elif action.action == "mortgage" and _any_lot(guard, "building"):
         out.add("mortgage_unbuilt")
     return out
+
+
+def exact(permission: ast.Permission) -> frozenset[str]:
+    """What the permission guarantees, if it refuses exactly where one of those guarantees
+    fails: every atom of its guard is recognised and its action is not narrowed; else
+    nothing."""
+    found = _found(permission)
+    if not found:
+        return frozenset()
+    guard = permission.conditions[0]
+    if isinstance(guard, ast.Not) and isinstance(guard.cond, ast.And):
+        if len(_required(guard)) != len(guard.cond.conds):
+            return frozenset()  # `unless A and X`: X refuses too
+    if not _whole_action(permission.action, ("property",)):
+        return frozenset()
+    return frozenset(found)
 
 
 def guarantees(program: ast.Program) -> frozenset[str]:

@@ -76,10 +76,10 @@ BUGS = (
         "st.houses[pos] -= 1\n        st.bank_houses += 1",
         "st.houses[pos] -= 1"),
     Bug("building_on_mortgaged_group", "building allowed on a group with a mortgaged lot: `a "
-        "lot of the group ...` looks at the group's first lot only",
+        "lot of the group is mortgaged` looks at the group's first lot only",
         "rulelang/evaluate.py",
-        "return lambda g, f: any(lot(g, q) for q in groups[_space(g, f)])",
-        "return lambda g, f: any(lot(g, q) for q in groups[_space(g, f)][:1])"),
+        "            for q in groups[_space(g, f)]:\n                if mortgaged[q]:",
+        "            for q in groups[_space(g, f)][:1]:\n                if mortgaged[q]:"),
     Bug("refused_lift_changes_state", "a refused lift that lifts the mortgage anyway",
         "rulelang/engine/actions.py",
         "    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))",

@@ -128,45 +128,61 @@ def _permit(game: Game, permits, asked: Firing) -> None:
             raise IllegalAction(permit.rule, permit.text)
 
 
+def _refusing(game: Game, permits, asked: Firing):
+    """The first permission, in rule order, that refuses the action asked, or None."""
+    for permit in permits:
+        if permit.test(game, asked):
+            return permit
+    return None
+
+
 def _building(game: Game, pos) -> int:
     """What a Build on the lot would add: a hotel once it holds houses_per_hotel houses."""
     return HOTEL if game.state.houses[pos] >= game.settings.houses_per_hotel else HOUSE
 
 
-def _permit_trade(game: Game, seat, t: Trade) -> None:
+def _refusing_trade(game: Game, seat, t: Trade):
     st, permits = game.state, game.rulebook.permits
     deeds = permits["trade"]
     if deeds:
         p = t.partner
         for q in t.give:
-            _permit(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            found = _refusing(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            if found is not None:
+                return found
         for q in t.take:
-            _permit(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            found = _refusing(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            if found is not None:
+                return found
     cards = permits["trade_card"]
     if cards and (t.give_cards or t.take_cards):
-        _permit(game, cards, Firing.for_action(seat, other=t.partner))
+        return _refusing(game, cards, Firing.for_action(seat, other=t.partner))
+    return None
 
 
-def permitted(game: Game, seat, action) -> None:
-    """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
-    is not checked: see `apply` and the engine's questions)."""
+def _permit_trade(game: Game, seat, t: Trade) -> None:
+    found = _refusing_trade(game, seat, t)
+    if found is not None:
+        raise IllegalAction(found.rule, found.text)
+
+
+def refusing(game: Game, seat, action):
+    """The first permission of the rulebook (tables.Permit) that refuses the action, or None;
+    its validity is not checked (see `apply` and the engine's questions). Raises nothing."""
     permits = game.rulebook.permits
-    st = game.state
     kind = type(action)
     if kind is Trade:
-        _permit_trade(game, seat, action)
-        return
+        return _refusing_trade(game, seat, action)
     if kind is JailWay:
         found = permits["pay_fine" if action.way == "pay" else "use_card"]
-        if found:
-            _permit(game, found, Firing.for_action(seat))
-        return
+        return _refusing(game, found, Firing.for_action(seat)) if found else None
     found = permits[_ACTION_NAMES[kind]]
     if not found:
-        return
+        return None
     if kind is Bid:
-        _permit(game, found, Firing.for_action(seat, action.lot.pos, amount=action.amount))
-        return
+        return _refusing(game, found,
+                         Firing.for_action(seat, action.lot.pos, amount=action.amount))
+    st = game.state
     pos = action.pos
     if kind is Build:
         asked = Firing.for_action(seat, pos, st.owner[pos], building=_building(game, pos))
@@ -175,7 +191,15 @@ def permitted(game: Game, seat, action) -> None:
                                   building=HOTEL if st.hotels[pos] else HOUSE)
     else:  # SellAll, Mortgage, Lift, Buy
         asked = Firing.for_action(seat, pos, st.owner[pos])
-    _permit(game, found, asked)
+    return _refusing(game, found, asked)
+
+
+def permitted(game: Game, seat, action) -> None:
+    """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
+    is not checked: see `apply` and the engine's questions)."""
+    found = refusing(game, seat, action)
+    if found is not None:
+        raise IllegalAction(found.rule, found.text)
 
 
 _ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
@@ -185,19 +209,16 @@ _ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: 
 def refused_by(game: Game, seat, action) -> IllegalAction | None:
     """The refusal of the first permission of the rulebook that refuses the action, or None.
     Only permissions: the engine's validity checks are not made."""
-    try:
-        permitted(game, seat, action)
-    except IllegalAction as e:
-        return e
-    return None
+    found = refusing(game, seat, action)
+    return None if found is None else IllegalAction(found.rule, found.text)
 
 
 def why_refused(game: Game, seat, action) -> str | None:
     """Why a permission of the rulebook refuses the action (`refused by rule 'R': TEXT`), or
     None if none does. Only permissions: the engine's validity checks are not made. Agents
     ask it before answering, so that they never submit a refused action."""
-    err = refused_by(game, seat, action)
-    return None if err is None else str(err)
+    found = refusing(game, seat, action)
+    return None if found is None else f"refused by rule '{found.rule}': {found.text}"
 
 # ------------------------------------------------------------------ helpers
 

@@ -138,6 +138,10 @@ class Permit:
     text: str
     test: Callable[..., bool]
     per_lot: bool = True
+    # what it guarantees (compile_permits.GUARANTEES' keys) when it refuses exactly where one
+    # of them fails, and nowhere else; empty when it says more: an agent that knows its
+    # candidate keeps those guarantees need not ask it
+    exact: frozenset = frozenset()
 
 
 def _no_permits() -> dict:
