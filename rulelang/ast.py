@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Union
 
-import attrs
-from attrs import frozen
+from attrs.exceptions import FrozenInstanceError
 
-# Every node is `@frozen(weakref_slot=False)`: slotted, without the weak-reference slot no one
-# uses (a long file holds millions of nodes). Written out so that mypy's attrs plugin (mypyc
-# compiles the engine against these classes) knows them.
+from rulelang.nodes import field, node
+
+# Every node is a `@node` class (rulelang.nodes): frozen and slotted like an attrs class, and
+# built without generating code, which keeps `rulelang check`'s start-up short.
 
 
 # A span's file, columns and the number of lines it covers, packed in one int: equal packings
@@ -93,10 +93,10 @@ class Span:
         return (self.file, self.line, self._cols & _POSITION)
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise attrs.exceptions.FrozenInstanceError()
+        raise FrozenInstanceError()
 
     def __delattr__(self, name: str) -> None:
-        raise attrs.exceptions.FrozenInstanceError()
+        raise FrozenInstanceError()
 
     def __reduce__(self) -> tuple:
         return (Span, (self.file, self.line, self.column, self.end_line, self.end_column))
@@ -145,83 +145,83 @@ NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 # ---------------------------------------------------------------- values
 
 
-@frozen(weakref_slot=False)
+@node
 class Money:
     """An amount of the game's currency, written `$200`."""
 
     amount: int
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Count:
     """A plain whole number: houses, turns, players, spaces."""
 
     value: int
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Percent:
     """A percentage, written `10%`."""
 
     value: int
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Flag:
     """`yes` or `no`."""
 
     value: bool
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Word:
     """A bare identifier used as a value, e.g. a setting's choice (`highest_roll`)."""
 
     name: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Text:
     """A quoted name or title."""
 
     value: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Range:
     """`3 to 8`: an inclusive range of counts."""
 
     low: int
     high: int
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Value = Union[Money, Count, Percent, Flag, Word, Text, Range]
 
 
-@frozen(weakref_slot=False)
+@node
 class Name:
     """An identifier naming a rule, setting, option or parameter."""
 
     name: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 # ---------------------------------------------------------------- amounts
 
 
-@frozen(weakref_slot=False)
+@node
 class PercentOfWorth:
     """`10% of worth`: a share of the player's total worth (cash, printed prices, buildings)."""
 
     percent: int
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Amount = Union[Money, PercentOfWorth]
@@ -234,117 +234,117 @@ Amount = Union[Money, PercentOfWorth]
 # The unit of every node is known from its form (rulelang.units).
 
 
-@frozen(weakref_slot=False)
+@node
 class DiceTotal:
     """`the dice total`: the moving total of the firing's throw (0 before any throw)."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class DieValue:
     """`die "white"` or `the first die`: the value that die shows in the firing's throw (a
     face of symbols counts 0). ordinal is 1 for `first` ... (0 when the die is named)."""
 
     die: Text | None = None
     ordinal: int = 0
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PotAmount:
     """`the pot "Free Parking jackpot"`: what the pot holds now."""
 
     pot: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Possessive:
     """`the player's cash`: subject "player", "owner" or "partner"; prop one of "cash",
     "worth", "net_worth", "laps", "turns", "jail_turns", "doubles"."""
 
     subject: str
     prop: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class SpaceValue:
     """`the space's price` / `the space's mortgage` (0 for a space that is no property)."""
 
     prop: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class CountOwned:
     """`the number of railroads the player owns`: thing a kind of property, house, hotel or
     building (singular or plural, as written)."""
 
     thing: Name
     subject: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class GameCount:
     """`the number of bankruptcies` (what "bankruptcies") / `the number of players`
     ("players": the players not bankrupt)."""
 
     what: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class BankCount:
     """`the number of houses in the bank`: the houses or hotels of the bank's supply (both for
     `buildings`), or the lots of a kind of property that nobody owns (`railroads`)."""
 
     thing: Name
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class TheBid:
     """`the bid`: the amount bid, in a permission to bid (its subject "bid")."""
 
     subject: str = "bid"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Factor = Union[DiceTotal, DieValue, PotAmount, Possessive, SpaceValue, CountOwned, GameCount,
                BankCount, TheBid]
 
 
-@frozen(weakref_slot=False)
+@node
 class Plus:
     """`X plus Y plus ...`: the sum of terms of one unit."""
 
     terms: tuple["Expr", ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Times:
     """`4 times X` (unit "count": X's unit) or `$4 times X` (unit "money": X a count)."""
 
     factor: int
     unit: str
     operand: "Expr"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PercentOf:
     """`10% of X`: X·P/100 rounded down, X money or a count."""
 
     percent: int
     operand: "Expr"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PerOwned:
     """`$25 per house the player owns` (unit "money") / `2 per railroad the owner owns`
     ("count"): amount times the number of things the subject owns."""
@@ -353,7 +353,7 @@ class PerOwned:
     unit: str
     thing: Name
     subject: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Expr = Union[Money, Count, Percent, PercentOfWorth, Plus, Times, PercentOf, PerOwned, Factor]
@@ -361,16 +361,16 @@ Expr = Union[Money, Count, Percent, PercentOfWorth, Plus, Times, PercentOf, PerO
 # ---------------------------------------------------------------- board and equipment
 
 
-@frozen(weakref_slot=False)
+@node
 class Cite:
     """`cite "file", "section"`: where a rule comes from."""
 
     source: str
     section: str
-    span: Span = attrs.field(eq=False)
+    span: Span = field(eq=False)
 
 
-@frozen(weakref_slot=False)
+@node
 class SpaceDecl:
     """One space of the board, in board order.
 
@@ -389,18 +389,18 @@ class SpaceDecl:
     hotel_cost: Money | None = None
     rents: tuple[Money, ...] = ()
     multipliers: tuple[Count, ...] = ()
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Board:
     """`board:` followed by the spaces in order, the first one being position 0."""
 
     spaces: tuple[SpaceDecl, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Die:
     """`die "white" faces 1..6` with optional named faces: `face 1 named "Eye of Sauron"`.
 
@@ -412,21 +412,21 @@ class Die:
     name: Text
     faces: tuple[int, ...]
     face_names: tuple[tuple[int, Text], ...] = ()
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
     symbols: tuple[tuple[Text, Text | None], ...] = ()
 
 
-@frozen(weakref_slot=False)
+@node
 class DiceDecl:
     """`dice "white", "black" make doubles`: role "move" (`move the pawn`), "doubles" or
     "triples", and the dice named."""
 
     role: str
     dice: tuple[Text, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class TokenDecl:
     """`token "The One Ring" starts on "Bag End"`, optionally `, side "La Lumière"`.
 
@@ -436,38 +436,38 @@ class TokenDecl:
     name: Text
     start: Text
     side: Text | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class SideDecl:
     """`side "La Lumière": "Obi-Wan Kenobi", ...`: a side and the characters that play it."""
 
     name: Text
     characters: tuple[Text, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Card:
     """`card "CH01" "Advance to Go": <effects>` inside a deck."""
 
     id: Text
     title: Text
     effects: tuple["Effect", ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Deck:
     """`deck "Chance":` followed by its cards, top of the deck first."""
 
     name: Text
     cards: tuple[Card, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Rename:
     """`rename space|group|deck "Old" to "New"`; `rename house|hotel to "New"` (what is
     "building", old the building's kind)."""
@@ -475,37 +475,37 @@ class Rename:
     what: str
     old: Text
     new: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Pot:
     """`pot "Free Parking jackpot"`: an account of its own, empty at the start."""
 
     name: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Currency:
     """`currency "Power"`: the display name of money; amounts are still written `$N`."""
 
     name: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 # ---------------------------------------------------------------- events
 
 
-@frozen(weakref_slot=False)
+@node
 class SpaceByName:
     """A space named in quotes; several spaces may share a name (the three "Chance")."""
 
     name: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class SpaceByKind:
     """`a property`, `a street`, `a railroad`, `an unowned property`,
     `a property owned by another player`, `a property owned by the player`.
@@ -516,44 +516,44 @@ class SpaceByKind:
 
     kind: Name
     owner: str | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 SpaceTarget = Union[SpaceByName, SpaceByKind]
 
 
-@frozen(weakref_slot=False)
+@node
 class Lands:
     """`when a player lands on <space>`: the move ends on the space."""
 
     target: SpaceTarget
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Passes:
     """`when a player passes <space>`: a forward move crosses or ends on the space."""
 
     target: SpaceTarget
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class RollsDoubles:
     """`when a player rolls doubles` or `... rolls doubles 3 times in a row`."""
 
     times: int | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class TurnStarts:
     """`when a turn starts`."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class DieShows:
     """`when a die shows "Eye of Sauron"`: a named face comes up (before the pawn moves).
 
@@ -561,185 +561,185 @@ class DieShows:
     """
 
     face: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
     after: bool = False
 
 
-@frozen(weakref_slot=False)
+@node
 class GameStarts:
     """`when the game starts`: once, at setup, before the first player is chosen."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class TokenRef:
     """Which tokens an event is about: `token "X"` (name), `a token` (name None, any), or
     `a token of another side` (opposing True)."""
 
     name: Text | None = None
     opposing: bool = False
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Meets:
     """`when a player meets <token>`: the player's move ends where the token stands, or the
     token's move ends where the player stands."""
 
     token: TokenRef
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class BattleOutcome:
     """`when a player wins a battle` (won True) / `when a player loses a battle`."""
 
     won: bool
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class TokenReaches:
     """`when token "The One Ring" reaches "Mount Doom"`: a move of the token ends there."""
 
     token: Text
     target: "SpaceTarget"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class RentDue:
     """`when rent is due on <space>`: its only effect, `rent xN`, multiplies the rent."""
 
     target: "SpaceTarget"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class RollsTriples:
     """`when a player rolls triples`: the dice that make triples (`dice ... make triples`) all
     show one face."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Rolls:
     """`when a player rolls`: each throw of a turn or of a jail turn, before the move (the
     firing carries the dice and the doubles so far in the turn)."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 # The events of the game's course (vocab/game_events.py): they log nothing themselves.
 
 
-@frozen(weakref_slot=False)
+@node
 class TurnEnds:
     """`when a turn ends`: after the player's actions, if it is still in the game."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class SentToJail:
     """`when a player is sent to jail`: right after the player is put in jail."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class JailTurn:
     """`when a player takes a turn in jail`: a jailed player's turn, before its jail decision."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class LeavesJail:
     """`when a player leaves jail`: right after the player is freed."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PropertyEvent:
     """`when a street is offered|auctioned|bought` (what: "offered", "auctioned", "bought")."""
 
     kind: Name
     what: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class BuildingEvent:
     """`when a building|house|hotel is bought|sold` (building: "building", "house", "hotel")."""
 
     building: str
     what: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class MortgageEvent:
     """`when a mortgage is taken|lifted` (what: "taken", "lifted")."""
 
     what: str
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class DeedChangesHands:
     """`when a deed changes hands`: a deed passes to a player by a trade or a bankruptcy."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class CardDrawn:
     """`when a card is drawn [from "Deck"]` (deck None: from any deck)."""
 
     deck: Text | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class CannotPay:
     """`when a player cannot pay`: raising funds failed, before the bankruptcy."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class GoesBankrupt:
     """`when a player goes bankrupt [to the bank | to another player]` (to: None, "bank",
     "player"); its effects are the settlement's instructions."""
 
     to: str | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class GameEnds:
     """`when the game ends`: a rule or the last player ended it (not the engine's bounds)."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class TimeLimitReached:
     """`when the time limit is reached`: once, when the simulated clock reaches time_limit."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class BuildingsRunShort:
     """`when buildings run short`: a player builds while the bank holds fewer buildings of
     that kind than there are players in the game."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Event = Union[Lands, Passes, RollsDoubles, RollsTriples, TurnStarts, DieShows, GameStarts, Meets,
@@ -750,7 +750,7 @@ Event = Union[Lands, Passes, RollsDoubles, RollsTriples, TurnStarts, DieShows, G
 # ---------------------------------------------------------------- conditions
 
 
-@frozen(weakref_slot=False)
+@node
 class Condition:
     """An atom of a condition that names its subject and test: `unless the owner is in jail`,
     `if the player is in jail`, `if option one_ring`, `if the player has completed a lap`,
@@ -767,11 +767,11 @@ class Condition:
     test: str
     negated: bool = False
     name: Name | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
     token: Text | None = None
 
 
-@frozen(weakref_slot=False)
+@node
 class OwnsCount:
     """`the player owns 3 railroads` (exactly), `the owner owns at least 2 hotels`.
 
@@ -781,10 +781,10 @@ class OwnsCount:
     count: int
     thing: Name
     cmp: str = "eq"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class LotTest:
     """A test of the space of the event (subject "space") or of the lots of its group: some
     ("a lot"), none ("no lot") or all ("every lot") of them pass it.
@@ -799,28 +799,28 @@ class LotTest:
     cmp: str = "eq"
     count: int = 0
     thing: Name | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class SpaceIs:
     """`the space is a railroad`: the space of the event is of that kind (`property`: any)."""
 
     kind: Name
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class DieShowsFace:
     """`die "speed" shows "bus"` (die None: `a die shows "bus"`, any die) in the firing's
     throw."""
 
     face: Text
     die: Text | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Compare:
     """`X is Y`, `X is not Y`, `X is at least Y` ...: op "eq", "ne", "ge", "le", "gt", "lt";
     both sides of one unit."""
@@ -828,34 +828,34 @@ class Compare:
     left: Expr
     op: str
     right: Expr
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Atom = Union[Condition, OwnsCount, LotTest, SpaceIs, DieShowsFace, Compare]
 
 
-@frozen(weakref_slot=False)
+@node
 class Not:
     """`not C` (and `unless C` for a condition that is not one atom)."""
 
     cond: "Cond"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class And:
     """`C and C and ...`: every one holds (tested left to right, stopping at the first false)."""
 
     conds: tuple["Cond", ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Or:
     """`C or C or ...`: one holds (tested left to right, stopping at the first true)."""
 
     conds: tuple["Cond", ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Cond = Union[Atom, Not, And, Or]
@@ -863,87 +863,87 @@ Cond = Union[Atom, Not, And, Or]
 # ---------------------------------------------------------------- effects
 
 
-@frozen(weakref_slot=False)
+@node
 class Collect:
     """`collect $200` (from the bank) or `collect $50 from each player`; the amount is an
     expression of money (Money when written as a plain amount)."""
 
     amount: Expr
     source: str = "bank"  # "bank" | "each_player"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Pay:
     """`pay $75` (to the bank) or `pay each player $50`; the amount is an expression of
     money (Money when written as a plain amount)."""
 
     amount: Expr
     to: str = "bank"  # "bank" | "each_player"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PayChoice:
     """`pay $200 or 10% of worth`: the player chooses before the worth is computed (an option
     `N% of worth` or `N% of the player's worth` is computed after the choice, any other before
     it)."""
 
     options: tuple[Expr, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PayPerBuilding:
     """`pay $25 per house, $100 per hotel` (repairs)."""
 
     per_house: Money
     per_hotel: Money
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PayInto:
     """`pay $75 into "Free Parking jackpot"`: the player pays a pot."""
 
     amount: Expr
     pot: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class CollectPot:
     """`collect the pot "Free Parking jackpot"`: the player takes everything in the pot;
     `collect 50% of the pot "..."`: that share of it, rounded down (percent)."""
 
     pot: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
     percent: int = 100
 
 
-@frozen(weakref_slot=False)
+@node
 class EndGame:
     """`end the game`: the game ends at once; the richest by the printed valuation wins."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class GoToJail:
     """`go to jail`: straight to jail, passing nothing; the turn ends."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class AdvanceTo:
     """`advance to "Boardwalk"`: move forward to the space, passing what lies between."""
 
     space: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class AdvanceToNearest:
     """`advance to the nearest railroad, rent x2` / `... utility, rent dice x10`.
 
@@ -954,21 +954,21 @@ class AdvanceToNearest:
     kind: Name
     rent_factor: int = 1
     dice_multiplier: int | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class MoveBy:
     """`move back 3` (negative) or `move 3`: passing counts only going forward. spaces is an
     int when written as a plain count, else an expression of a count (`move the dice total`),
     with back True for `move back`."""
 
     spaces: "int | Expr"
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
     back: bool = False
 
 
-@frozen(weakref_slot=False)
+@node
 class AdvanceNext:
     """`advance to the next unowned property [where C][, else E]`: forward to the first space
     ahead of the kind (owner: None any, "nobody", "free" no pawn and no token, "other",
@@ -978,10 +978,10 @@ class AdvanceNext:
     owner: str | None = None
     where: Condition | None = None
     otherwise: "Effect | None" = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class ChooseSpace:
     """`advance to a property of the player's choice [where C]` (forward, passing) or, with
     straight, `move to a free street of the player's choice` (passing nothing): the player
@@ -991,25 +991,25 @@ class ChooseSpace:
     owner: str | None = None
     where: Condition | None = None
     straight: bool = False
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Draw:
     """`draw from "Chance"`: take the top card, obey it, put it under the deck."""
 
     deck: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class KeepJailCard:
     """`keep to leave jail free`: the card is kept until used or sold, then goes back under."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class BuyOrAuction:
     """`buy or auction`: the player may buy at the printed price, else the bank auctions it.
 
@@ -1017,42 +1017,42 @@ class BuyOrAuction:
     """
 
     auction: bool = True
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PayRent:
     """`pay rent` or `pay rent x2`: the owner collects the rent the space's scheme gives."""
 
     factor: int = 1
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class RollAgain:
     """`roll again`: the player rolls once more after this move."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Nothing:
     """`nothing`: the rule states that the event has no effect (Free Parking)."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class MoveTokenNext:
     """`move token "The One Ring" to the next street`: on to the next space of the kind,
     skipping every other space."""
 
     token: Text
     kind: Name
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class MoveTokenBy:
     """`move token "Force claire" by "white" onto a property`: as many spaces as that die
     shows; with `onto`, a space of another kind sends it on to the next space of the kind."""
@@ -1060,120 +1060,120 @@ class MoveTokenBy:
     token: Text
     die: Text
     onto: Name | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PlaceToken:
     """`move the token to a free property`: the player puts the token of the event on any
     space of the kind where no pawn and no other token stands."""
 
     kind: Name
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Battle:
     """`battle with "Force"`: the player throws that die alone; a face of the player's side
     wins the battle, any other face loses it (see the battle events)."""
 
     die: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class ClaimFree:
     """`claim it for free`: the player may take the unowned property free of charge."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class RollDice:
     """`roll the dice`: throw every die without moving (for rules that use the dice)."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class MultiplyRent:
     """`rent x2` as the effect of `when rent is due on ...`: the rent due is multiplied."""
 
     factor: int
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 # The effects of the game's course (vocab/game_events.py).
 
 
-@frozen(weakref_slot=False)
+@node
 class ShuffleDecks:
     """`shuffle the decks` (the game starts): every deck, in declaration order."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class HighestRollStarts:
     """`the player with the highest roll starts` (the game starts): throws for the first
     player; without it, seat 0 starts."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class DealDeeds:
     """`deal N title deeds to each player [for free]` (the game starts)."""
 
     count: int
     free: bool = False
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class LeaveJail:
     """`leave jail`: the player is freed (on a jail throw, it then moves by the dice)."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class PayFine:
     """`pay the fine`: the player pays jail_fine, raising funds if short."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class LiftOrInterest:
     """`lift the mortgage or pay the interest` (a deed changes hands): the new owner lifts
     the mortgaged deed at once or pays the bank the interest."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class AuctionBuilding:
     """`auction the building [from its cost]` (buildings run short)."""
 
     from_cost: bool = False
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class BankAuctionsLots:
     """`the bank auctions the lots` (a player goes bankrupt): the lots returned to the bank
     are auctioned."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class EverythingToCreditor:
     """`everything goes to the creditor` (a player goes bankrupt): no building is sold to
     the bank first."""
 
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Effect = Union[
@@ -1215,19 +1215,19 @@ Effect = Union[
 ]
 
 
-@frozen(weakref_slot=False)
+@node
 class Choice:
     """`the player chooses one: A, B; C`: the last item of an effect list; each option is an
     effect list, with its source text (what the agent is shown and the log names)."""
 
     options: tuple[tuple[Effect, ...], ...]
     texts: tuple[str, ...] = ()
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 # ---------------------------------------------------------------- rules
 
 
-@frozen(weakref_slot=False)
+@node
 class Set:
     """`set name = value`: a setting of the engine's vocabulary (see engine.settings).
 
@@ -1237,24 +1237,24 @@ class Set:
 
     name: Name
     value: Value
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
     parameter: bool = False
 
 
-@frozen(weakref_slot=False)
+@node
 class When:
     """`when <event> [if|unless <condition>]: <effect>, <effect>, ...`."""
 
     event: Event
     conditions: tuple[Cond, ...]  # the guards: `if C` / `unless C` (a Not), all must hold
     effects: tuple[Effect | Choice, ...]  # a Choice only last
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 # ---------------------------------------------------------------- permissions
 
 
-@frozen(weakref_slot=False)
+@node
 class Action:
     """What a permission is about: `build a hotel`, `mortgage a railroad`, `bid`.
 
@@ -1267,10 +1267,10 @@ class Action:
     action: str
     kind: Name | None = None
     building: Name | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Permission:
     """`a player may not <action> [if|unless <condition>] ...`: the action is refused when
     every condition holds (always, without one). text is the statement as written, which a
@@ -1278,14 +1278,14 @@ class Permission:
 
     action: Action
     conditions: tuple[Condition, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
-    text: str = attrs.field(eq=False, default="")
+    span: Span = field(eq=False, default=NOWHERE)
+    text: str = field(eq=False, default="")
 
 
 Statement = Union[Set, When, Permission]
 
 
-@frozen(weakref_slot=False)
+@node
 class Rule:
     """`rule name:` with an optional cite, then settings and triggered effects.
 
@@ -1298,40 +1298,40 @@ class Rule:
     body: tuple[Statement, ...]
     override: str | None = None
     target: Name | None = None
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Remove:
     """`remove rule name`: drop a rule the parent rulebook defines."""
 
     name: Name
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class Option:
     """`option name "Title":` a block of items in force only when switched on."""
 
     name: Name
     title: Text | None
     items: tuple["Item", ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 Item = Union[Board, Deck, Die, Rule, Remove, Set, Rename, Currency, Pot, Option, Cite,
              TokenDecl, SideDecl, DiceDecl]
 
 
-@frozen(weakref_slot=False)
+@node
 class Extends:
     """`extends "file.rules"`, relative to the extending file."""
 
     path: Text
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
-@frozen(weakref_slot=False)
+@node
 class File:
     """One parsed rules file: its header and its items in order."""
 
@@ -1339,13 +1339,13 @@ class File:
     title: Text
     extends: Extends | None
     items: tuple[Item, ...]
-    span: Span = attrs.field(eq=False, default=NOWHERE)
+    span: Span = field(eq=False, default=NOWHERE)
 
 
 # ---------------------------------------------------------------- the resolved rulebook
 
 
-@frozen(weakref_slot=False)
+@node
 class Program:
     """The effective rulebook after `extends`, overrides, options and renames.
 

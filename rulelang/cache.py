@@ -1,10 +1,11 @@
 """The per-user cache directory: `private_file(name)` is a path in it that no other user can
 have written, or None when there is no such place (then nothing is cached).
 
-Lark's parser cache is a pickle, and unpickling runs code: a file another user could write
-must never be loaded. Lark's own `cache=True` uses a predictable name in the shared temporary
-directory; ours is $XDG_CACHE_HOME/rulelang (or ~/.cache/rulelang), mode 0700, owned by the
-user, and a file in it is used only if the user owns it and only the user can write it.
+The parser's cache is a pickle (`rulelang.parse`), and unpickling runs code: a file another
+user could write must never be loaded. Lark's own `cache=True` uses a predictable name in the
+shared temporary directory; ours is $XDG_CACHE_HOME/rulelang (or ~/.cache/rulelang), mode
+0700, owned by the user, and a file in it is used only if the user owns it and only the user
+can write it (files are written there with mode 0600).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["directory", "private_file", "protect"]
+__all__ = ["directory", "private_file"]
 
 
 def _uid() -> int | None:
@@ -62,13 +63,3 @@ def private_file(name: str) -> str | None:
     except OSError:
         return None
     return path
-
-
-def protect(path: str) -> None:
-    """Make a file just written in the cache readable and writable by the user alone."""
-    try:
-        info = os.lstat(path)
-        if stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
-            os.chmod(path, 0o600)
-    except OSError:
-        pass

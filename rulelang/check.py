@@ -23,6 +23,7 @@ from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
 )
 from rulelang.vocab import SETTINGS, TYPES
+from rulelang.vocab.types import ENGINE_CAUSES
 from rulelang.vocab.game_events import MONEY, STILL
 from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
@@ -185,10 +186,11 @@ class _Checker:
         self.names: dict[str, Iterable[str]] = {
             "setting": SETTINGS, "kind": TARGET_KINDS, "space": self.by_name,
             "deck": self.deck_names, "face": self.faces,
-            "option": {n.name for n in program.declared_options},
-            "pot": self.pot_names, "token": {t.name.value for t in program.tokens},
-            "side": {s.name.value for s in program.sides},
-            "die": {d.name.value for d in program.dice},
+            # in declaration order (dicts): hints list them, and must read the same every run
+            "option": dict.fromkeys(n.name for n in program.declared_options),
+            "pot": self.pot_names, "token": dict.fromkeys(t.name.value for t in program.tokens),
+            "side": dict.fromkeys(s.name.value for s in program.sides),
+            "die": dict.fromkeys(d.name.value for d in program.dice),
             "building": BUILDINGS,
             "parameter": {s.name.name for s in self.sets if s.parameter},
             "thing": units.BUILDINGS + units.THING_KINDS,
@@ -293,18 +295,6 @@ class _Checker:
 
     def consistency(self) -> None:
         values = self.values
-        ending = [n for n in ("end_at_bankruptcy", "time_limit") if values[n][0]]
-        if ending and values["winner"][0] == "last_player":
-            where = values[ending[0]][1]
-            self.error("E301", f"the game can end with several players left ('{ending[0]}') "
-                       "but 'winner' is 'last_player'", where.span,
-                       hint="set winner = richest: the printed valuation decides")
-        deal, deal_at = values["deal_deeds"]
-        lots = sum(s.kind.name in PROPERTY_KINDS for s in self.spaces)
-        if deal and self.spaces and deal * values["players"][0][1] > lots:
-            self.error("E301", f"dealing {deal} deeds to each of up to "
-                       f"{values['players'][0][1]} players needs more than the board's "
-                       f"{lots} properties", deal_at.span)
         for names, broken, why in _CONSISTENT:
             pairs = [values[n] for n in names]
             if not broken(*(v for v, _ in pairs)):
@@ -354,6 +344,11 @@ class _Checker:
                            if inherited else "give each rule its own name",
                            notes=[("the first is here", first[name].name.span)])
             first.setdefault(name, rule)
+            if name in ENGINE_CAUSES:
+                self.error("E118", f"rule name '{name}' is one of the engine's causes",
+                           rule.name.span,
+                           hint=f"the event log names the engine's own causes by "
+                           f"{', '.join(ENGINE_CAUSES)}; rename the rule (e.g. '{name}_bonus')")
             if rule.cite is None:
                 self.error("W101", f"rule '{name}' has no cite", rule.name.span,
                            hint='add a first line: cite "seed file", "section title"')
@@ -402,8 +397,14 @@ class _Checker:
         has = SUBJECTS[p.name]
         reported: set[str] = set()
         for node in _walk(permission.conditions):
-            subject = getattr(node, "subject", None)
-            if subject in _SUBJECTS and subject not in has and subject not in reported:
+            subject = "dice" if _reads_dice(node) else getattr(node, "subject", None)
+            if subject == "dice" and subject not in reported:
+                reported.add(subject)
+                self.error("E307", f"the condition names 'the dice', which the action "
+                           f"'{_action_words(p)}' does not have", node.span,
+                           hint="a permission is checked when the player acts, apart from any "
+                           "throw: test the dice in a `when a player rolls` rule")
+            elif subject in _SUBJECTS and subject not in has and subject not in reported:
                 reported.add(subject)
                 listed = join([f"the {s}" for s in _SUBJECTS if s in has])
                 self.error("E307", f"the condition names 'the {subject}', which the "
@@ -480,12 +481,21 @@ class _Checker:
         event = when.event
         target = getattr(event, "target", None)
         kinds = self.target_kinds(target) if target is not None else None
+        # inside a `where`, `the space` and `the owner` are the candidate space and its owner
+        scope: dict[int, set[str]] = {}
+        for node in _walk(when.effects):
+            if type(node) in (ast.AdvanceNext, ast.ChooseSpace) and node.where is not None:
+                pick = self.kind_set(node.kind.name)
+                scope.update((id(inner), pick) for inner in _walk(node.where))
         reported: set[tuple] = set()
+        event_decl = vocab.primitive_of(event)
+        throw = event_decl is None or event_decl.facts.throw
         for node in _walk((when.conditions, when.effects)):
             subject = getattr(node, "subject", None)
             what = None
-            if subject == "owner" and not self.on_property(event) \
-                    and type(node) is not ast.Condition:
+            has_owner = (scope[id(node)] <= set(PROPERTY_KINDS)) if id(node) in scope \
+                else self.on_property(event)
+            if subject == "owner" and not has_owner and type(node) is not ast.Condition:
                 self.error("E304", "the value of 'the owner' needs an event on a property",
                            node.span,
                            hint="e.g. when a player lands on a property owned by another "
@@ -496,31 +506,41 @@ class _Checker:
                 what = ("the bid", "only a permission to bid has a bid")
             elif subject == "player" and isinstance(event, ast.GameStarts):
                 what = ("the player", "no player acts when the game starts")
+            elif _reads_dice(node) and not throw:
+                what = ("the dice", "it comes with no throw")
             if what is not None and what not in reported:
                 reported.add(what)
                 self.error("E307", f"this event has no subject '{what[0]}': {what[1]}",
-                           node.span, hint="use an event that has it, or another subject")
-            if kinds is None or type(node) not in _SPACE_TESTS:
+                           node.span, hint="test the dice when a player rolls, rolls doubles, "
+                           "lands on or passes a space" if what[0] == "the dice"
+                           else "use an event that has it, or another subject")
+            space_kinds = scope.get(id(node), kinds)
+            if space_kinds is None or type(node) not in _SPACE_TESTS:
                 continue
             group, buildings = _SPACE_TESTS[type(node)](node)
-            if buildings and not kinds <= {"street"}:
-                self.error("E310", "only a street has buildings: this event happens on "
-                           f"{join(sorted(kinds))}", node.span,
-                           hint="test buildings on an event on a street")
-            elif group and not kinds <= set(PROPERTY_KINDS):
-                self.error("E310", "the space of this event has no group: it happens on "
-                           f"{join(sorted(kinds))}", node.span,
-                           hint="test the group on an event on a property")
+            where = "this event happens on" if id(node) not in scope else "the spaces picked are"
+            if buildings and not space_kinds <= {"street"}:
+                self.error("E310", f"only a street has buildings: {where} "
+                           f"{join(sorted(space_kinds))}", node.span,
+                           hint="test buildings on an event on a street, or pick streets")
+            elif group and not space_kinds <= set(PROPERTY_KINDS):
+                self.error("E310", f"only a property has a group: {where} "
+                           f"{join(sorted(space_kinds))}", node.span,
+                           hint="test the group on an event on a property, or pick properties")
 
     def target_kinds(self, target) -> set[str]:
         """The kinds of space a target can name."""
         if isinstance(target, ast.SpaceByKind):
-            k = target.kind.name
-            if k == "property":
-                return set(PROPERTY_KINDS)
-            return set(SPACE_KINDS) if k == "space" else {k}
+            return self.kind_set(target.kind.name)
         found = self.by_name.get(target.name.value, [])
         return {s.kind.name for s in found} or set(PROPERTY_KINDS)  # unknown: E104 says so
+
+    @staticmethod
+    def kind_set(k: str) -> set[str]:
+        """The kinds of space a kind's name covers (`property`, `space`: several)."""
+        if k == "property":
+            return set(PROPERTY_KINDS)
+        return set(SPACE_KINDS) if k == "space" else {k}
 
     def name(self, kind: str, param: vocab.Param, value) -> bool:
         """Whether the name a parameter holds is known (if not, it is reported)."""
@@ -693,6 +713,13 @@ class _Checker:
 
 # The subjects a condition may name, in the order messages list them.
 _SUBJECTS = ("player", "space", "owner", "building", "partner", "bid")
+
+
+def _reads_dice(node) -> bool:
+    """Whether the node reads the throw of its firing (the dice, a die, their total)."""
+    kind = type(node)
+    return kind in (ast.DiceTotal, ast.DieValue, ast.DieShowsFace) \
+        or (kind is ast.Condition and node.subject == "dice")
 
 
 def _action_words(p: vocab.Primitive) -> str:

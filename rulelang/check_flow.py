@@ -174,11 +174,13 @@ class Flow:
         if not dice or any(len(_faces(d)) > 1 for d in dice):
             return
         players = self.settings.get("players", (2, 8))
-        if self.settings.get("first_player") == "highest_roll" and players[1] > 1:
+        highest = any(isinstance(e, ast.HighestRollStarts) for h in self.hooks
+                      if isinstance(h.when.event, ast.GameStarts) for e in h.when.effects)
+        if highest and players[1] > 1:
             self.error("W111", "every die always shows the same face, so the throws for the "
                        "first player always tie: seat order decides after 100 of them",
-                       dice[0].span, hint="give a die more faces, or set first_player = "
-                       "first_seat")
+                       dice[0].span, hint="give a die more faces, or drop the rule's 'the "
+                       "player with the highest roll starts' (seat 0 starts)")
         if len(dice) < 2 or len(set.union(*(_faces(d) for d in dice))) > 1:
             return  # not every throw is a double
         doubles = [h for h in self.hooks if isinstance(h.when.event, ast.RollsDoubles)]

@@ -12,6 +12,7 @@ a coded RuleError.
 from __future__ import annotations
 
 from . import ast, compile_course, compile_permits, evaluate
+from .vocab.compiled import compiled, form_of
 from .diagnostics import RuleError
 from .engine import actions as act
 from .engine import moves as mv
@@ -51,85 +52,33 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     )
     settings, origins = settings_of(program)
     env = _Env(program, spaces, settings)
-    env.rent_mods = _rent_mods(env, program)
+    whens = [(rule.name.name, stmt) for rule in program.rules for stmt in rule.body
+             if isinstance(stmt, ast.When)]
+    # `pay rent` reads the multipliers of the `rent is due` rules: they are placed first
+    for name, when in whens:
+        if type(when.event) is ast.RentDue:
+            form_of(when.event)(env, name, when)
+    mods = env.tables.get(ast.RentDue)
+    env.rent_mods = tuple(tuple(m) for m in mods) if mods else None
     decks = tuple(env.deck(d) for d in program.decks)
     env.decks = {d.name: i for i, d in enumerate(decks)}
-    n = len(spaces)
-    land: list[list] = [[] for _ in range(n)]
-    passing: list[list] = [[] for _ in range(n)]
-    doubles: list[DoublesHook] = []
-    triples: list = []
-    turn_start: list = []
-    faces: list[tuple[int, int | str, Hook]] = []
-    after_faces: list[tuple[int, object, Hook]] = []
-    start: list = []
-    meets: list[MeetHook] = []
-    reach: dict[tuple[int, int], list] = {}
-    battles: tuple[list, list] = ([], [])
-    rolls: list = []
-    jail_rolls: list = []
     dice = tuple(tuple(d.faces) + tuple(t.value for t, _ in d.symbols) for d in program.dice)
-    face_names = tuple(dict.fromkeys(
-        [(i, value, name.value) for i, d in enumerate(program.dice)
-         for value, name in d.face_names]
-        + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
     permits: dict[str, list[Permit]] = {a: [] for a in ACTIONS}
     for rule in program.rules:
         for stmt in rule.body:
             if isinstance(stmt, ast.Permission):
                 permits[stmt.action.action].append(env.permit(rule.name.name, stmt))
-                continue
-            if not isinstance(stmt, ast.When):
-                continue
-            name = rule.name.name
-            ev = stmt.event
-            match ev:
-                case ast.Lands(target):
-                    for pos in env.matching(target):
-                        land[pos].append(env.hook(name, stmt, target))
-                case ast.Passes(target):
-                    for pos in env.matching(target):
-                        passing[pos].append(env.hook(name, stmt, None))
-                case ast.RollsDoubles(times):
-                    doubles.append(DoublesHook(times, env.hook(name, stmt, None)))
-                case ast.RollsTriples():
-                    triples.append(env.hook(name, stmt, None))
-                case ast.TurnStarts():
-                    turn_start.append(env.hook(name, stmt, None))
-                case ast.DieShows(face, _, after):
-                    hook = env.hook(name, stmt, None)
-                    for die, value, fname in face_names:
-                        if fname == face.value:
-                            (after_faces if after else faces).append((die, value, hook))
-                case ast.GameStarts():
-                    part = compile_course.setup_part(stmt, 2)  # stages 1, 3: the course's
-                    if part is not None:
-                        start.append(env.hook(name, part, None))
-                case ast.Meets(ref):
-                    t = env.token(ref.name) if ref.name is not None else -1
-                    mh = MeetHook(t, ref.opposing, env.hook(name, stmt, None))
-                    meets.append(mh)
-                    on_landing = tk.meet_on_landing(mh)
-                    for pos in range(n):
-                        land[pos].append(on_landing)
-                case ast.BattleOutcome(won):
-                    battles[won].append(env.hook(name, stmt, None))
-                case ast.Rolls():
-                    hook = env.hook(name, stmt, None)
-                    jailed = _jailed(stmt.conditions)
-                    if jailed is not False:
-                        jail_rolls.append(hook)
-                    if jailed is not True:
-                        rolls.append(hook)
-                case ast.TokenReaches(token, target):
-                    hook = env.hook(name, stmt, None)
-                    for pos in env.matching(target):
-                        reach.setdefault((env.token(token), pos), []).append(hook)
+    for name, when in whens:
+        if type(when.event) is not ast.RentDue:
+            form_of(when.event)(env, name, when)  # places the rule's hook (vocab/compiled.py)
     jail = next((s.index for s in spaces if s.kind == "jail"), -1)
     go = next((s.index for s in spaces if s.kind == "go"), 0)
+    passing = env.space_hooks("pass")
     if env.laps:
         # before the salary: a lap is complete on GO (the engine's own count, logged nowhere)
         passing[go].insert(0, (ANY_OWNER, "turn", _count_lap))
+    battles = (env.hooks("battle_lost"), env.hooks("battle_won"))
+    course = compile_course.course(env)
     return Rulebook(
         title=program.title.value,
         files=program.files,
@@ -139,12 +88,12 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         group_names=group_names,
         decks=decks,
         dice=dice,
-        land_hooks=tuple(tuple(h) for h in land),
+        land_hooks=tuple(tuple(h) for h in env.space_hooks("land")),
         pass_hooks=tuple(tuple(h) for h in passing),
-        doubles_hooks=tuple(doubles),
-        turn_start_hooks=tuple(turn_start),
-        face_hooks=tuple(faces),
-        face_names=face_names,
+        doubles_hooks=tuple(env.hooks(ast.RollsDoubles)),
+        turn_start_hooks=tuple(env.hooks(ast.TurnStarts)),
+        face_hooks=tuple(env.hooks("faces")),
+        face_names=env.face_names,
         rule_names=tuple(r.name.name for r in program.rules),
         currency=program.currency.name.value if program.currency else "$",
         pots=env.pots,
@@ -161,42 +110,26 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         sides=tuple(s.name.value for s in program.sides),
         characters=tuple((c.value, i) for i, s in enumerate(program.sides)
                          for c in s.characters),
-        start_hooks=tuple(start),
-        after_face_hooks=tuple(after_faces),
-        meet_hooks=tuple(meets),
+        start_hooks=tuple(env.hooks("setup")),
+        after_face_hooks=tuple(env.hooks("after_faces")),
+        meet_hooks=tuple(env.hooks(ast.Meets)),
         battle_hooks=(tuple(battles[0]), tuple(battles[1])),
-        reach_hooks={k: tuple(v) for k, v in reach.items()},
+        reach_hooks={k: tuple(v) for k, v in env.keyed_hooks(ast.TokenReaches).items()},
         options=tuple(program.options),
         parameters=parameters,
-        course=compile_course.course(env, program),
+        course=course,
         moving_dice=env.declared("move"),
         doubles_dice=env.declared("doubles"),
         triples_dice=env.declared("triples") or (),
-        triples_hooks=tuple(triples),
+        triples_hooks=tuple(env.hooks(ast.RollsTriples)),
         permits={a: tuple(p) for a, p in permits.items()},
         origins=origins,
-        roll_hooks=tuple(rolls),
-        jail_roll_hooks=tuple(jail_rolls),
+        roll_hooks=tuple(env.hooks("rolls")),
+        jail_roll_hooks=tuple(env.hooks("jail_rolls")),
         count_turns=env.turns,
         guarantees=compile_permits.guarantees(program),
         trade_rule=compile_permits.trade_rule(program),
     )
-
-
-def _rent_mods(env: "_Env", program: ast.Program):
-    """Per space, the (tests, factor) of every `when rent is due on ...: rent xN`."""
-    mods: list[list] = [[] for _ in env.spaces]
-    for rule in program.rules:
-        for stmt in rule.body:
-            if isinstance(stmt, ast.When) and isinstance(stmt.event, ast.RentDue):
-                tests = tuple(env.condition(c) for c in stmt.conditions)
-                factor = 1
-                for e in stmt.effects:
-                    if isinstance(e, ast.MultiplyRent):
-                        factor *= e.factor
-                for pos in env.matching(stmt.event.target):
-                    mods[pos].append((tests, factor))
-    return tuple(tuple(m) for m in mods) if any(mods) else None
 
 
 def settings_of(program: ast.Program) -> tuple[Settings, dict[str, str]]:
@@ -278,7 +211,7 @@ class _Env:
         self.dice = {d.name.value: i for i, d in enumerate(program.dice)}
         self.rent_mods: tuple | None = None
         # for rulelang.evaluate: the lots of each group, the named faces, the dice that move
-        # the pawn and make doubles (triples: none until dice are declared to make them)
+        # the pawn and make doubles or triples
         groups = {s.group for s in spaces if s.group >= 0}
         self.groups = tuple(tuple(s.index for s in spaces if s.group == g)
                             for g in range(max(groups) + 1 if groups else 0))
@@ -286,24 +219,55 @@ class _Env:
             [(i, value, name.value) for i, d in enumerate(program.dice)
              for value, name in d.face_names]
             + [(i, t.value, t.value) for i, d in enumerate(program.dice) for t, _ in d.symbols]))
-        self.moving_dice = tuple(i for i, d in enumerate(program.dice) if d.faces)
-        self.doubles_dice = self.moving_dice if len(self.moving_dice) > 1 else ()
-        self.triples_dice: tuple[int, ...] = ()
+        # as the dice tables read them (engine/tables.py): the declarations, else the dice
+        # with values move the pawn and, two or more, make doubles
+        moving, doubles = self.declared("move"), self.declared("doubles")
+        if moving is None:
+            moving = tuple(i for i, d in enumerate(program.dice) if d.faces)
+        self.moving_dice = moving
+        self.doubles_dice = doubles if doubles is not None else moving if len(moving) > 1 else ()
+        self.triples_dice: tuple[int, ...] = self.declared("triples") or ()
         self.turns = False  # a value of turns taken needs them counted
+        # the hooks the events' compiled forms place, by table (vocab/compiled.py)
+        self.tables: dict = {}
+
+    # -------------------------------------------------------------- tables
+
+    def hooks(self, key) -> list:
+        """The hooks of one table, in rule order (made empty on first use)."""
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = []
+        return table
+
+    def space_hooks(self, key) -> list[list]:
+        """The hooks of one table, one list per space of the board."""
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = [[] for _ in self.spaces]
+        return table
+
+    def keyed_hooks(self, key) -> dict:
+        """The hooks of one table, a list per key of the event's own (a token and a space)."""
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = {}
+        return table
 
     # -------------------------------------------------------------- names
 
     def matching(self, target) -> list[int]:
-        match target:
-            case ast.SpaceByName(name):
-                found = [s.index for s in self.spaces if s.name == name.value]
-            case ast.SpaceByKind(kind):
-                k = kind.name
-                found = [
-                    s.index for s in self.spaces
-                    if s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
-                    or k == "space"
-                ]
+        """The spaces of an event's target: those of its name, or of its kind (a target has
+        no compiled form of its own; the owner filter is the hook's)."""
+        if isinstance(target, ast.SpaceByName):
+            found = [s.index for s in self.spaces if s.name == target.name.value]
+        else:
+            k = target.kind.name
+            found = [
+                s.index for s in self.spaces
+                if s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
+                or k == "space"
+            ]
         if not found:
             raise RuleError("E104", "no space matches this rule's event", target.span)
         return found
@@ -403,20 +367,15 @@ class _Env:
         return tuple(out)
 
     def permit(self, rule: str, permission: ast.Permission) -> Permit:
-        """A permission as the test of the action it refuses: True refuses. Its kind or
-        building narrows it to lots of that kind or to that building; its conditions must all
+        """A permission as the test of the action it refuses: True refuses. The action's
+        compiled form narrows it to lots of a kind or to a building; its conditions must all
         hold (none: always refused)."""
         action = permission.action
         tests = [self.condition(c) for c in permission.conditions]
         per_lot = bool(tests)  # a condition may read the lot: tested per lot
-        if action.kind is not None and action.kind.name != "property":
-            k = action.kind.name
-            of_kind = tuple(s.kind == k for s in self.spaces)
-            tests.insert(0, lambda g, f: f.space >= 0 and of_kind[f.space])
-            per_lot = True
-        if action.building is not None and action.building.name != "building":
-            b = act.HOUSE if action.building.name == "house" else act.HOTEL
-            tests.insert(0, lambda g, f: f.building == b)
+        narrow = form_of(action)(self, action)
+        if narrow is not None:
+            tests.insert(0, narrow)
             per_lot = True
         if not tests:
             def test(g, f):
@@ -435,171 +394,16 @@ class _Env:
 
     def condition(self, c):
         """The closure for one condition: called as test(game, firing)."""
-        if type(c) is not ast.Condition or c.test in evaluate.TESTS:
-            return evaluate.condition(self, c)
-        neg = c.negated
-        if c.test == "option":
-            on = (c.name.name in self.options) != neg  # type: ignore[union-attr]
-            return lambda g, f: on
-        if c.test == "lap":
-            self.laps = True
-            if c.subject == "player":
-                return lambda g, f: (g.state.laps[f.player] > 0) != neg
-
-            def owner_lapped(g, f):
-                o = f.owner
-                return (o >= 0 and g.state.laps[o] > 0) != neg
-            return owner_lapped
-        if c.test == "in_jail" and c.subject == "player":
-            return lambda g, f: g.state.in_jail[f.player] != neg
-        if c.test == "holds":
-            t = self.token(c.token)  # type: ignore[arg-type]
-            return lambda g, f: tk.holds(g, f.player, t) != neg
-        if c.test == "in_jail" and c.subject == "owner":
-            def owner_jailed(g, f):
-                o = f.owner  # the owner when the event fired, or of the lot an action is on
-                return (o >= 0 and g.state.in_jail[o]) != neg
-            return owner_jailed
-        raise NotImplementedError(f"condition '{c.subject} {c.test}'")  # a parser/compiler gap
+        return evaluate.condition(self, c)
 
     def effect(self, e):
-        """The closure for one effect: called as effect(game, firing), the firing by the
-        rule (or card) whose effect it is."""
-        factory = compile_course.EFFECTS.get(type(e))
-        if factory is not None:
-            return factory(self, e)
-        match e:
-            case ast.Collect(ast.Money(amount), "bank"):
-                return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
-            case ast.Collect(ast.Money(amount), "each_player"):
-                return lambda g, f: g.pay_each(f, amount, True)
-            case ast.Pay(ast.Money(amount), "bank"):
-                if self.fines_to_pot:
-                    return lambda g, f: g.charge(f.player, g.fine_account, amount, f.rule, f.rule)
-                return lambda g, f: g.charge(f.player, g.state.bank, amount, f.rule, f.rule)
-            case ast.PayInto(ast.Money(amount), pot):
-                i = self.pot(pot)
-                return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, amount, f.rule,
-                                             f.rule)
-            case ast.CollectPot(pot, _, 100):
-                i = self.pot(pot)
-                return lambda g, f: g.collect_pot(f, i)
-            case ast.CollectPot(pot, _, percent):
-                i = self.pot(pot)
-                return lambda g, f: g.collect_pot(f, i, percent)
-            case ast.EndGame():
-                return lambda g, f: end_now(g, f.rule, f.rule)
-            case ast.Pay(ast.Money(amount), "each_player"):
-                return lambda g, f: g.pay_each(f, amount, False)
-            case ast.PayChoice(options) if all(_fixed_option(o) for o in options):
-                opts = tuple(_fixed_option(o) for o in options)
-                return lambda g, f: g.pay_choice(f, opts)
-            case ast.PayChoice(options):
-                # a share of worth is computed after the choice; any other option before it
-                later = tuple(_fixed_option(o) if _worth_share(o) else None for o in options)
-                now = tuple(evaluate.expression(self, o) for o in options)
-                return lambda g, f: g.pay_choice(f, tuple(
-                    fixed if fixed is not None else ("money", v(g, f))
-                    for fixed, v in zip(later, now)))
-            case ast.Collect(expr, "bank"):
-                v = evaluate.expression(self, expr)
-
-                def collect(g, f):
-                    amount = v(g, f)
-                    if amount > 0:
-                        g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
-                return collect
-            case ast.Collect(expr, "each_player"):
-                v = evaluate.expression(self, expr)
-                return lambda g, f: g.pay_each(f, v(g, f), True)
-            case ast.Pay(expr, "bank"):
-                v = evaluate.expression(self, expr)
-                if self.fines_to_pot:
-                    return lambda g, f: g.charge(f.player, g.fine_account, v(g, f), f.rule,
-                                                 f.rule)
-                return lambda g, f: g.charge(f.player, g.state.bank, v(g, f), f.rule, f.rule)
-            case ast.Pay(expr, "each_player"):
-                v = evaluate.expression(self, expr)
-                return lambda g, f: g.pay_each(f, v(g, f), False)
-            case ast.PayInto(expr, pot):
-                i, v = self.pot(pot), evaluate.expression(self, expr)
-                return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, v(g, f), f.rule,
-                                             f.rule)
-            case ast.PayPerBuilding(ast.Money(h), ast.Money(hh)):
-                return lambda g, f: g.pay_per_building(f, h, hh)
-            case ast.GoToJail():
-                return lambda g, f: g.go_to_jail(f.player, f.rule)
-            case ast.AdvanceTo(name):
-                dest = self.space(name)
-                return lambda g, f: g.advance_to(f.player, dest, f)
-            case ast.AdvanceToNearest(kind, factor, dice_mult):
-                table = self.nearest(kind)
-                rent = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
-                return lambda g, f: g.advance_to(f.player, table[g.state.position[f.player]], f,
-                                                 rent)
-            case ast.MoveBy(int(steps)):
-                return lambda g, f: g.move_by(f.player, steps, f)
-            case ast.MoveBy(expr, _, back):
-                v = evaluate.expression(self, expr)
-                sign = -1 if back else 1
-
-                def move(g, f):
-                    steps = v(g, f)
-                    if steps:
-                        g.move_by(f.player, sign * steps, f)
-                return move
-            case ast.Draw(deck):
-                if deck.value not in self.decks:
-                    raise RuleError("E105", f"unknown deck '{deck.value}'", deck.span)
-                index = self.decks[deck.value]
-                return lambda g, f: g.draw(f, index)
-            case ast.BuyOrAuction(auction):
-                return Game.offer_here if auction else Game.offer_here_no_auction
-            case ast.PayRent(factor) if self.rent_mods is not None:
-                return _modified_rent(self.rent_mods, factor)
-            case ast.PayRent(1):
-                return Game.pay_rent
-            case ast.PayRent(factor):
-                return lambda g, f: g.pay_rent(f, factor)
-            case ast.RollAgain():
-                return _roll_again
-            case ast.Nothing():
-                return None
-            case ast.MoveTokenNext(token, kind):
-                t, table = self.token(token), self.nearest(kind)
-                return lambda g, f: tk.move_token_next(g, t, table, f)
-            case ast.MoveTokenBy(token, die, onto):
-                t, d = self.token(token), self.die(die)
-                kinds = self.kind_table(onto) if onto is not None else None
-                return lambda g, f: tk.move_token_by(g, t, d, kinds, f)
-            case ast.PlaceToken(kind):
-                spaces = tuple(q for q, yes in enumerate(self.kind_table(kind)[0]) if yes)
-                return lambda g, f: tk.place_token(g, f, spaces)
-            case ast.Battle(die):
-                d = self.die(die)
-                return lambda g, f: tk.battle(g, f, d)
-            case ast.ClaimFree():
-                return tk.claim_free
-            case ast.RollDice():
-                return _then_rolled(())
-            case ast.MultiplyRent():
-                return None  # folded into `pay rent` by _rent_mods
-            case ast.Choice(options, texts):
-                compiled = tuple(tuple(f for f in (self.effect(x) for x in option)
-                                       if f is not None) for option in options)
-                return mv.choice_effect(compiled, texts, tuple(_gain(o) for o in options))
-            case ast.AdvanceNext(kind, owner, where, otherwise):
-                is_kind = self.kind_table(kind)[0]
-                other = self.effect(otherwise) if otherwise is not None else None
-                return mv.advance_next(is_kind, owner, self.where(where), other)
-            case ast.ChooseSpace(kind, owner, where, straight):
-                is_kind = self.kind_table(kind)[0]
-                of_kind = tuple(q for q, yes in enumerate(is_kind) if yes)
-                return mv.choose_space(of_kind, owner, self.where(where), straight)
-            case ast.KeepJailCard():
-                raise RuleError("E302", "only a card can be kept", e.span,
-                                hint="use `keep to leave jail free` on a card of a deck")
-        raise NotImplementedError(f"effect {type(e).__name__}")  # a parser/compiler gap
+        """The closure for one effect, or None for an effect that runs nothing: called as
+        effect(game, firing), the firing by the rule (or card) whose effect it is."""
+        if type(e) is ast.Choice:  # `the player chooses one: ...`: structure, not a primitive
+            compiled = tuple(tuple(f for f in (self.effect(x) for x in option)
+                                   if f is not None) for option in e.options)
+            return mv.choice_effect(compiled, e.texts, tuple(_gain(o) for o in e.options))
+        return form_of(e)(self, e)
 
     def deck(self, d: ast.Deck) -> Deck:
         """A deck's cards: each card's effects, called by Game.draw with the firing of the
@@ -610,6 +414,385 @@ class _Env:
             effects = self.effects([e for e in c.effects if not isinstance(e, ast.KeepJailCard)])
             cards.append(Card(c.id.value, c.title.value, effects, keep))
         return Deck(d.name.value, tuple(cards))
+
+
+# ---------------------------------------------------------------- events
+# An event's compiled form places the rule's hook in the rulebook's table the engine fires it
+# from: (env, rule, when) -> None. Those of the game's course are compile_course.py's.
+
+
+@compiled("lands")
+def _lands(env: _Env, rule: str, when) -> None:
+    target = when.event.target
+    table = env.space_hooks("land")
+    for pos in env.matching(target):
+        table[pos].append(env.hook(rule, when, target))
+
+
+@compiled("passes")
+def _passes(env: _Env, rule: str, when) -> None:
+    table = env.space_hooks("pass")
+    for pos in env.matching(when.event.target):
+        table[pos].append(env.hook(rule, when, None))
+
+
+@compiled("rolls_doubles")
+def _rolls_doubles(env: _Env, rule: str, when) -> None:
+    env.hooks(ast.RollsDoubles).append(DoublesHook(when.event.times,
+                                                   env.hook(rule, when, None)))
+
+
+@compiled("rolls_triples", "turn_starts")
+def _one_table(env: _Env, rule: str, when) -> None:
+    env.hooks(type(when.event)).append(env.hook(rule, when, None))
+
+
+@compiled("die_shows")
+def _die_shows(env: _Env, rule: str, when) -> None:
+    hook = env.hook(rule, when, None)
+    face = when.event.face.value
+    table = env.hooks("after_faces" if when.event.after else "faces")
+    for die, value, name in env.face_names:
+        if name == face:
+            table.append((die, value, hook))
+
+
+@compiled("meets")
+def _meets(env: _Env, rule: str, when) -> None:
+    ref = when.event.token
+    t = env.token(ref.name) if ref.name is not None else -1
+    mh = MeetHook(t, ref.opposing, env.hook(rule, when, None))
+    env.hooks(ast.Meets).append(mh)
+    on_landing = tk.meet_on_landing(mh)
+    for hooks in env.space_hooks("land"):
+        hooks.append(on_landing)
+
+
+@compiled("battle_outcome")
+def _battle_outcome(env: _Env, rule: str, when) -> None:
+    env.hooks("battle_won" if when.event.won else "battle_lost").append(
+        env.hook(rule, when, None))
+
+
+@compiled("rolls")
+def _rolls(env: _Env, rule: str, when) -> None:
+    """Only with the throws it can hold on: in jail, out of it, or both."""
+    hook = env.hook(rule, when, None)
+    jailed = _jailed(when.conditions)
+    if jailed is not False:
+        env.hooks("jail_rolls").append(hook)
+    if jailed is not True:
+        env.hooks("rolls").append(hook)
+
+
+@compiled("token_reaches")
+def _token_reaches(env: _Env, rule: str, when) -> None:
+    hook = env.hook(rule, when, None)
+    table = env.keyed_hooks(ast.TokenReaches)
+    t = env.token(when.event.token)
+    for pos in env.matching(when.event.target):
+        table.setdefault((t, pos), []).append(hook)
+
+
+@compiled("rent_due")
+def _rent_due(env: _Env, rule: str, when) -> None:
+    """Per space, the (tests, factor, rule) of a `when rent is due on ...: rent xN`, which
+    `pay rent` reads (compile_program places these rules first)."""
+    tests = tuple(env.condition(c) for c in when.conditions)
+    factor = 1
+    for e in when.effects:
+        if isinstance(e, ast.MultiplyRent):
+            factor *= e.factor
+    table = env.space_hooks(ast.RentDue)
+    for pos in env.matching(when.event.target):
+        table[pos].append((tests, factor, rule))
+
+
+# ---------------------------------------------------------------- conditions
+# test(game, firing) -> bool, negation included; the others are evaluate.py's.
+
+
+@compiled("option_on")
+def _option_on(env: _Env, c):
+    on = (c.name.name in env.options) != c.negated
+    return lambda g, f: on
+
+
+@compiled("lap")
+def _lap(env: _Env, c):
+    env.laps = True
+    neg = c.negated
+    if c.subject == "player":
+        return lambda g, f: (g.state.laps[f.player] > 0) != neg
+    if c.subject == "partner":
+        def partner_lapped(g, f):
+            o = f.other  # the partner of a trade (only a permission to trade has one)
+            return (o >= 0 and g.state.laps[o] > 0) != neg
+        return partner_lapped
+
+    def owner_lapped(g, f):
+        o = f.owner
+        return (o >= 0 and g.state.laps[o] > 0) != neg
+    return owner_lapped
+
+
+@compiled("in_jail")
+def _in_jail(env: _Env, c):
+    neg = c.negated
+    if c.subject == "player":
+        return lambda g, f: g.state.in_jail[f.player] != neg
+    if c.subject == "partner":
+        def partner_jailed(g, f):
+            o = f.other  # the partner of a trade (only a permission to trade has one)
+            return (o >= 0 and g.state.in_jail[o]) != neg
+        return partner_jailed
+
+    def owner_jailed(g, f):
+        o = f.owner  # the owner when the event fired, or of the lot an action is on
+        return (o >= 0 and g.state.in_jail[o]) != neg
+    return owner_jailed
+
+
+@compiled("holds")
+def _holds(env: _Env, c):
+    """The space of the firing (where the player stands if none) holds the token: the lot
+    acted on in a permission, the candidate of a `where`."""
+    t = env.token(c.token)
+    neg = c.negated
+
+    def space_holds(g, f):
+        st = g.state
+        q = f.space if f.space >= 0 else st.position[f.player]
+        return (st.tokens[t] == q) != neg
+    return space_holds
+
+
+# ---------------------------------------------------------------- actions
+# The test that narrows a permission to lots of a kind or to a building (None: every one).
+
+
+@compiled("may_mortgage", "may_trade", "may_buy")
+def _on_lots_of_a_kind(env: _Env, action: ast.Action):
+    if action.kind is None or action.kind.name == "property":
+        return None
+    k = action.kind.name
+    of_kind = tuple(s.kind == k for s in env.spaces)
+    return lambda g, f: f.space >= 0 and of_kind[f.space]
+
+
+@compiled("may_build", "may_sell")
+def _of_a_building(env: _Env, action: ast.Action):
+    if action.building is None or action.building.name == "building":
+        return None
+    b = act.HOUSE if action.building.name == "house" else act.HOTEL
+    return lambda g, f: f.building == b
+
+
+@compiled("may_sell_group", "may_lift", "may_trade_card", "may_bid", "may_pay_fine",
+          "may_use_card")
+def _every_time(env: _Env, action: ast.Action):
+    return None
+
+
+# ---------------------------------------------------------------- effects
+# effect(game, firing) -> None, or None for an effect that runs nothing.
+
+
+@compiled("collect")
+def _collect(env: _Env, e):
+    if isinstance(e.amount, ast.Money):
+        amount = e.amount.amount
+        if e.source == "bank":
+            return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+        return lambda g, f: g.pay_each(f, amount, True)
+    v = evaluate.expression(env, e.amount)
+    if e.source == "bank":
+        def collect(g, f):
+            amount = v(g, f)
+            if amount > 0:
+                g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+        return collect
+    return lambda g, f: g.pay_each(f, v(g, f), True)
+
+
+@compiled("pay")
+def _pay(env: _Env, e):
+    """To the bank (or to the pot of `fines_to`), or to each other player."""
+    amount = e.amount
+    if isinstance(amount, ast.Money):
+        n = amount.amount
+        if e.to != "bank":
+            return lambda g, f: g.pay_each(f, n, False)
+        if env.fines_to_pot:
+            return lambda g, f: g.charge(f.player, g.fine_account, n, f.rule, f.rule)
+        return lambda g, f: g.charge(f.player, g.state.bank, n, f.rule, f.rule)
+    v = evaluate.expression(env, amount)
+    if e.to != "bank":
+        return lambda g, f: g.pay_each(f, v(g, f), False)
+    if env.fines_to_pot:
+        return lambda g, f: g.charge(f.player, g.fine_account, v(g, f), f.rule, f.rule)
+    return lambda g, f: g.charge(f.player, g.state.bank, v(g, f), f.rule, f.rule)
+
+
+@compiled("pay_into")
+def _pay_into(env: _Env, e):
+    i = env.pot(e.pot)
+    amount = e.amount
+    if isinstance(amount, ast.Money):
+        n = amount.amount
+        return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, n, f.rule, f.rule)
+    v = evaluate.expression(env, amount)
+    return lambda g, f: g.charge(f.player, g.state.bank + 1 + i, v(g, f), f.rule, f.rule)
+
+
+@compiled("collect_pot")
+def _collect_pot(env: _Env, e):
+    i = env.pot(e.pot)
+    percent = e.percent
+    if percent == 100:
+        return lambda g, f: g.collect_pot(f, i)
+    return lambda g, f: g.collect_pot(f, i, percent)
+
+
+@compiled("end_game")
+def _end_game(env: _Env, e):
+    return lambda g, f: end_now(g, f.rule, f.rule)
+
+
+@compiled("pay_choice")
+def _pay_choice(env: _Env, e):
+    options = e.options
+    if all(_fixed_option(o) for o in options):
+        opts = tuple(_fixed_option(o) for o in options)
+        return lambda g, f: g.pay_choice(f, opts)
+    # a share of worth is computed after the choice; any other option before it
+    later = tuple(_fixed_option(o) if _worth_share(o) else None for o in options)
+    now = tuple(evaluate.expression(env, o) for o in options)
+    return lambda g, f: g.pay_choice(f, tuple(
+        fixed if fixed is not None else ("money", v(g, f))
+        for fixed, v in zip(later, now)))
+
+
+@compiled("pay_per_building")
+def _pay_per_building(env: _Env, e):
+    h, hh = e.per_house.amount, e.per_hotel.amount
+    return lambda g, f: g.pay_per_building(f, h, hh)
+
+
+@compiled("go_to_jail")
+def _go_to_jail(env: _Env, e):
+    return lambda g, f: g.go_to_jail(f.player, f.rule)
+
+
+@compiled("advance_to")
+def _advance_to(env: _Env, e):
+    dest = env.space(e.space)
+    return lambda g, f: g.advance_to(f.player, dest, f)
+
+
+@compiled("advance_to_nearest")
+def _advance_to_nearest(env: _Env, e):
+    """`rent xN` and `rent dice xN` after it are fields of its node."""
+    table = env.nearest(e.kind)
+    factor, dice_mult = e.rent_factor, e.dice_multiplier
+    rent = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
+    return lambda g, f: g.advance_to(f.player, table[g.state.position[f.player]], f, rent)
+
+
+@compiled("rent_factor")
+def _rent_factor(env: _Env, e):
+    return None  # alone, the effect of `rent is due`: read by its compiled form (_rent_due)
+
+
+@compiled("move")
+def _move(env: _Env, e):
+    if isinstance(e.spaces, int):
+        steps = e.spaces
+        return lambda g, f: g.move_by(f.player, steps, f)
+    v = evaluate.expression(env, e.spaces)
+    sign = -1 if e.back else 1
+
+    def move(g, f):
+        steps = v(g, f)
+        if steps:
+            g.move_by(f.player, sign * steps, f)
+    return move
+
+
+@compiled("draw")
+def _draw(env: _Env, e):
+    deck = e.deck
+    if deck.value not in env.decks:
+        raise RuleError("E105", f"unknown deck '{deck.value}'", deck.span)
+    index = env.decks[deck.value]
+    return lambda g, f: g.draw(f, index)
+
+
+@compiled("keep_jail_card")
+def _keep_jail_card(env: _Env, e):
+    # a card's is read by _Env.deck, never compiled
+    raise RuleError("E302", "only a card can be kept", e.span,
+                    hint="use `keep to leave jail free` on a card of a deck")
+
+
+@compiled("buy")
+def _buy(env: _Env, e):
+    return Game.offer_here if e.auction else Game.offer_here_no_auction
+
+
+@compiled("pay_rent")
+def _pay_rent(env: _Env, e):
+    factor = e.factor
+    if env.rent_mods is not None:
+        return _modified_rent(env.rent_mods, factor)
+    if factor == 1:
+        return Game.pay_rent
+    return lambda g, f: g.pay_rent(f, factor)
+
+
+@compiled("roll_again")
+def _roll_again_form(env: _Env, e):
+    return _roll_again
+
+
+@compiled("nothing")
+def _nothing(env: _Env, e):
+    return None
+
+
+@compiled("move_token_next")
+def _move_token_next(env: _Env, e):
+    t, table = env.token(e.token), env.nearest(e.kind)
+    return lambda g, f: tk.move_token_next(g, t, table, f)
+
+
+@compiled("move_token_by")
+def _move_token_by(env: _Env, e):
+    t, d = env.token(e.token), env.die(e.die)
+    kinds = env.kind_table(e.onto) if e.onto is not None else None
+    return lambda g, f: tk.move_token_by(g, t, d, kinds, f)
+
+
+@compiled("place_token")
+def _place_token(env: _Env, e):
+    spaces = tuple(q for q, yes in enumerate(env.kind_table(e.kind)[0]) if yes)
+    return lambda g, f: tk.place_token(g, f, spaces)
+
+
+@compiled("battle")
+def _battle(env: _Env, e):
+    d = env.die(e.die)
+    return lambda g, f: tk.battle(g, f, d)
+
+
+@compiled("claim_free")
+def _claim_free(env: _Env, e):
+    return tk.claim_free
+
+
+@compiled("roll_dice")
+def _roll_dice(env: _Env, e):
+    return _then_rolled(())  # in a list of effects, _Env.effects runs the rest after it
 
 
 def _gain(effects) -> int:
@@ -630,10 +813,12 @@ def _modified_rent(mods, factor: int):
     def pay(g, f):
         pos = g.state.position[f.player]
         times = factor
-        for tests, mult in mods[pos]:
+        by: list = []
+        for tests, mult, rule in mods[pos]:
             if all(test(g, f) for test in tests):
                 times *= mult
-        g.pay_rent(f, times)
+                by.append((rule, mult))
+        g.pay_rent(f, times, by)
 
     return pay
 

@@ -1,9 +1,10 @@
 """The compiled forms of the events of the game's course and of their effects
-(vocab/game_events.py): the rulebook's `Course` of hooks and instructions, and one factory
-`(env, node) -> closure` per effect.
+(vocab/game_events.py), registered by their declared names (vocab/compiled.py): each
+event's places its rule's hook or instruction in a table of the compiler's environment, each
+effect's returns its closure.
 
-`compile.compile_program` calls `course(env, program)` once and `EFFECTS[type(node)]` for
-each effect of these kinds; `setup_part` splits a `when the game starts` by stages.
+`compile.compile_program` places every rule's event, then calls `course(env)` once for the
+rulebook's `Course`; `setup_part` splits a `when the game starts` by stages.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import attrs
 
 from . import ast, vocab
+from .vocab.compiled import compiled
 from .engine import course as co
 from .engine.game import MAX_TIES
 from .engine.setup import deal_deeds
 from .engine.tables import PROPERTY_KINDS
 
-__all__ = ["course", "EFFECTS", "setup_part"]
+__all__ = ["course", "setup_part"]
 
 
 def _stage(effect) -> int:
@@ -50,93 +52,118 @@ def _instruction(env, name: str, when: ast.When, to: str | None = None) -> co.In
         from_cost=any(isinstance(e, ast.AuctionBuilding) and e.from_cost for e in effects))
 
 
-def course(env, program: ast.Program) -> co.Course:
-    """The hooks and instructions of every rule waiting for an event of the game's course."""
-    n = len(env.spaces)
-    simple: dict[type, list] = {t: [] for t in _SIMPLE}
-    per_space: dict[str, list[list]] = {}
-    built: tuple[list, list] = ([], [])
-    sold: tuple[list, list] = ([], [])
-    mortgages: dict[str, list] = {"taken": [], "lifted": []}
-    drawn: list[list] | None = None
-    lists: dict[str, list] = {"bankrupt": [], "time_limit": [], "shortage": [], "first": [],
-                              "last": []}
-    for rule in program.rules:
-        name = rule.name.name
-        for when in rule.body:
-            if not isinstance(when, ast.When):
-                continue
-            ev = when.event
-            if type(ev) in simple:
-                simple[type(ev)].append(env.hook(name, when, None))
-            elif isinstance(ev, ast.PropertyEvent):
-                table = per_space.setdefault(ev.what, [[] for _ in range(n)])
-                hook = env.hook(name, when, None)
-                for pos in _positions(env, ev.kind):
-                    table[pos].append(hook)
-            elif isinstance(ev, ast.BuildingEvent):
-                hook = env.hook(name, when, None)
-                target = built if ev.what == "bought" else sold
-                for i, kind in enumerate(("house", "hotel")):
-                    if ev.building in ("building", kind):
-                        target[i].append(hook)
-            elif isinstance(ev, ast.MortgageEvent):
-                mortgages[ev.what].append(env.hook(name, when, None))
-            elif isinstance(ev, ast.CardDrawn):
-                if drawn is None:
-                    drawn = [[] for _ in env.decks]
-                hook = env.hook(name, when, None)
-                for i, deck in enumerate(drawn):
-                    if ev.deck is None or env.decks.get(ev.deck.value) == i:
-                        deck.append(hook)
-            elif isinstance(ev, ast.GoesBankrupt):
-                lists["bankrupt"].append(_instruction(env, name, when, ev.to))
-            elif isinstance(ev, ast.TimeLimitReached):
-                lists["time_limit"].append(_instruction(env, name, when))
-            elif isinstance(ev, ast.BuildingsRunShort):
-                lists["shortage"].append(_instruction(env, name, when))
-            elif isinstance(ev, ast.GameStarts):
-                for stage, key in ((1, "first"), (3, "last")):
-                    part = setup_part(when, stage)
-                    if part is not None:
-                        lists[key].append(env.hook(name, part, None))
+# ------------------------------------------------------------------ events
+# Each places the rule's hook, or its instruction, in a table of env (vocab/compiled.py).
+
+
+@compiled("turn_ends", "sent_to_jail", "jail_turn", "leaves_jail", "deed_changes_hands",
+          "cannot_pay", "game_ends")
+def _for_the_player(env, rule: str, when: ast.When) -> None:
+    """One tuple of hooks per event, fired for the player."""
+    env.hooks(type(when.event)).append(env.hook(rule, when, None))
+
+
+@compiled("property_event")
+def _property_event(env, rule: str, when: ast.When) -> None:
+    """Per space of the kind: offered, auctioned or bought."""
+    table = env.space_hooks(when.event.what)
+    hook = env.hook(rule, when, None)
+    for pos in _positions(env, when.event.kind):
+        table[pos].append(hook)
+
+
+@compiled("building_event")
+def _building_event(env, rule: str, when: ast.When) -> None:
+    """A house's hooks and a hotel's, bought or sold."""
+    ev = when.event
+    hook = env.hook(rule, when, None)
+    for kind in ("house", "hotel"):
+        if ev.building in ("building", kind):
+            env.hooks((ev.what, kind)).append(hook)
+
+
+@compiled("mortgage_event")
+def _mortgage_event(env, rule: str, when: ast.When) -> None:
+    env.hooks(("mortgage", when.event.what)).append(env.hook(rule, when, None))
+
+
+@compiled("card_drawn")
+def _card_drawn(env, rule: str, when: ast.When) -> None:
+    """Per deck: a rule on any deck is in every deck's hooks."""
+    deck = when.event.deck
+    drawn = env.tables.get(ast.CardDrawn)
+    if drawn is None:
+        drawn = env.tables[ast.CardDrawn] = [[] for _ in env.decks]
+    hook = env.hook(rule, when, None)
+    for i, hooks in enumerate(drawn):
+        if deck is None or env.decks.get(deck.value) == i:
+            hooks.append(hook)
+
+
+@compiled("goes_bankrupt")
+def _goes_bankrupt(env, rule: str, when: ast.When) -> None:
+    env.hooks(ast.GoesBankrupt).append(_instruction(env, rule, when, when.event.to))
+
+
+@compiled("time_limit_reached", "buildings_run_short")
+def _instructed(env, rule: str, when: ast.When) -> None:
+    env.hooks(type(when.event)).append(_instruction(env, rule, when))
+
+
+@compiled("game_starts")
+def _game_starts(env, rule: str, when: ast.When) -> None:
+    """By stages: the decks (1), then the rules' effects after the starting cash (2), then
+    the first player (3)."""
+    for stage, key in ((1, "setup_first"), (2, "setup"), (3, "setup_last")):
+        part = setup_part(when, stage)
+        if part is not None:
+            env.hooks(key).append(env.hook(rule, part, None))
+
+
+def course(env) -> co.Course:
+    """The hooks and instructions the rules waiting for the game's course placed in env."""
 
     def spaces(what: str) -> tuple:
-        table = per_space.get(what)
+        table = env.tables.get(what)
         return tuple(tuple(h) for h in table) if table else ()
 
+    def hooks(key) -> tuple:
+        return tuple(env.tables.get(key, ()))
+
+    drawn = env.tables.get(ast.CardDrawn)
     return co.Course(
-        turn_end=tuple(simple[ast.TurnEnds]),
-        sent_to_jail=tuple(simple[ast.SentToJail]),
-        jail_turn=tuple(simple[ast.JailTurn]),
-        leaves_jail=tuple(simple[ast.LeavesJail]),
+        turn_end=hooks(ast.TurnEnds),
+        sent_to_jail=hooks(ast.SentToJail),
+        jail_turn=hooks(ast.JailTurn),
+        leaves_jail=hooks(ast.LeavesJail),
         offered=spaces("offered"),
         auctioned=spaces("auctioned"),
         bought=spaces("bought"),
-        built=(tuple(built[0]), tuple(built[1])),
-        sold=(tuple(sold[0]), tuple(sold[1])),
-        mortgage_taken=tuple(mortgages["taken"]),
-        mortgage_lifted=tuple(mortgages["lifted"]),
-        deed_changes_hands=tuple(simple[ast.DeedChangesHands]),
+        built=(hooks(("bought", "house")), hooks(("bought", "hotel"))),
+        sold=(hooks(("sold", "house")), hooks(("sold", "hotel"))),
+        mortgage_taken=hooks(("mortgage", "taken")),
+        mortgage_lifted=hooks(("mortgage", "lifted")),
+        deed_changes_hands=hooks(ast.DeedChangesHands),
         card_drawn=tuple(tuple(d) for d in drawn) if drawn else (),
-        cannot_pay=tuple(simple[ast.CannotPay]),
-        game_ends=tuple(simple[ast.GameEnds]),
-        bankrupt=tuple(lists["bankrupt"]),
-        time_limit=tuple(lists["time_limit"]),
-        shortage=tuple(lists["shortage"]),
-        setup_first=tuple(lists["first"]),
-        setup_last=tuple(lists["last"]),
+        cannot_pay=hooks(ast.CannotPay),
+        game_ends=hooks(ast.GameEnds),
+        bankrupt=hooks(ast.GoesBankrupt),
+        time_limit=hooks(ast.TimeLimitReached),
+        shortage=hooks(ast.BuildingsRunShort),
+        setup_first=hooks("setup_first"),
+        setup_last=hooks("setup_last"),
     )
-
-
-# Events whose hooks are one tuple, fired for the player.
-_SIMPLE = (ast.TurnEnds, ast.SentToJail, ast.JailTurn, ast.LeavesJail, ast.DeedChangesHands,
-           ast.CannotPay, ast.GameEnds)
 
 
 # ------------------------------------------------------------------ effects
 
 
+@compiled("shuffle_the_decks")
+def _shuffle(env, e):
+    return lambda g, f: co.shuffle_decks(g, f.rule)
+
+
+@compiled("highest_roll_starts")
 def _highest_roll(env, e):
     def first_player(g, f):
         tie = co.highest_roll(g, MAX_TIES, f.rule)
@@ -144,24 +171,27 @@ def _highest_roll(env, e):
     return first_player
 
 
+@compiled("deal_title_deeds")
 def _deal(env, e: ast.DealDeeds):
     count, paid = e.count, not e.free
     return lambda g, f: deal_deeds(g, count, paid, f.rule)
 
 
+@compiled("leave_jail")
+def _leave_jail(env, e):
+    return co.leave_jail
+
+
+@compiled("pay_fine")
+def _pay_fine(env, e):
+    return co.pay_fine
+
+
+@compiled("lift_or_interest")
+def _lift_or_interest(env, e):
+    return co.lift_or_interest
+
+
+@compiled("auction_building", "bank_auctions_lots", "everything_to_creditor")
 def _instruction_only(env, e):
     return None  # read by the engine as an instruction (`course`), never run
-
-
-# One factory (env, node) -> closure(game, firing) per effect of vocab/game_events.py.
-EFFECTS = {
-    ast.ShuffleDecks: lambda env, e: lambda g, f: co.shuffle_decks(g, f.rule),
-    ast.HighestRollStarts: _highest_roll,
-    ast.DealDeeds: _deal,
-    ast.LeaveJail: lambda env, e: co.leave_jail,
-    ast.PayFine: lambda env, e: co.pay_fine,
-    ast.LiftOrInterest: lambda env, e: co.lift_or_interest,
-    ast.AuctionBuilding: _instruction_only,
-    ast.BankAuctionsLots: _instruction_only,
-    ast.EverythingToCreditor: _instruction_only,
-}

@@ -112,9 +112,9 @@ def guarantees(program: ast.Program) -> frozenset[str]:
 
 def trade_rule(program: ast.Program) -> str:
     """The rule that governs trades, which their log lines and refusals name: the first that
-    holds a permission to trade (a deed or a jail card), else the agents' own ("agent")."""
+    holds a permission to trade (a deed or a jail card), else the engine's ("engine")."""
     for rule in program.rules:
         for stmt in rule.body:
             if isinstance(stmt, ast.Permission) and stmt.action.action in ("trade", "trade_card"):
                 return rule.name.name
-    return "agent"
+    return "engine"

@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "E115": "duplicate option",
     "E116": "unknown pot",
     "E117": "duplicate pot",
+    "E118": "rule named like an engine cause",
     "E150": "unknown token",
     "E151": "unknown side",
     "E152": "unknown die",

@@ -6,8 +6,12 @@ streak) and change nothing. Names (dice, pots, kinds) become indices here, once;
 has no loop but over the lots of one group or of the board, and no recursion: an `and` or a
 sum is one closure over a tuple, nesting is bounded by the parser (E019). The environment
 `env` is compile.py's `_Env`: `spaces`, `groups`, `face_names`, `die(name)`, `pot(name)`,
-`condition(node)` (atoms it compiles itself), and the flags `laps` and `turns` (counters kept
-only when read).
+`condition(node)`, and the flags `laps` and `turns` (counters kept only when read).
+
+`and`, `or`, `not`, the literals and the operators are the structure, compiled here; every
+atom and value is a primitive's compiled form, found by its name (vocab/compiled.py) and
+registered here with `@compiled`, or in compile.py for the atoms whose closures run compiled
+with the engine (`in_jail`, `lap`, `holds`, `option_on`).
 """
 
 from __future__ import annotations
@@ -17,15 +21,13 @@ from typing import Callable
 
 from rulelang import ast, units
 from rulelang.engine.tables import PROPERTY_KINDS
+from rulelang.vocab.compiled import compiled, form_of
 
-__all__ = ["condition", "expression", "TESTS", "Test", "Value"]
+__all__ = ["condition", "expression", "Test", "Value"]
 
 Test = Callable[..., bool]
 Value = Callable[..., int]
 
-# The tests of ast.Condition compiled here (the others are compile.py's).
-TESTS = frozenset({"no_jail_turn", "whole_group", "owns_space", "fewest", "most", "doubles",
-                   "triples", "alike"})
 _OPS = {"eq": operator.eq, "ne": operator.ne, "ge": operator.ge, "le": operator.le,
         "gt": operator.gt, "lt": operator.lt}
 
@@ -51,7 +53,8 @@ def _seat(subject: str) -> Callable:
 
 
 def expression(env, node) -> Value:
-    """value(game, firing): the integer an expression has now."""
+    """value(game, firing): the integer an expression has now. The operators and literals
+    are the expressions' structure; every other value is a primitive's compiled form."""
     cls = type(node)
     if cls is int:
         return lambda g, f, n=node: n
@@ -59,9 +62,6 @@ def expression(env, node) -> Value:
         return lambda g, f, n=node.amount: n
     if cls is ast.Count or cls is ast.Percent:
         return lambda g, f, n=node.value: n
-    if cls is ast.PercentOfWorth:
-        p = node.percent
-        return lambda g, f: g.worth(f.player) * p // 100
     if cls is ast.Plus:
         terms = tuple(expression(env, t) for t in node.terms)
         if len(terms) == 2:
@@ -77,30 +77,58 @@ def expression(env, node) -> Value:
     if cls is ast.PerOwned:
         n, count = node.amount, _count_owned(env, node.thing, node.subject)
         return lambda g, f: n * count(g, f)
-    if cls is ast.DiceTotal:
-        return lambda g, f: f.total
-    if cls is ast.DieValue:
-        i = env.die(node.die) if node.die is not None else node.ordinal - 1
-        return lambda g, f: _die_value(f.dice, i)
-    if cls is ast.PotAmount:
-        pot = env.pot(node.pot)
-        return lambda g, f: g.state.cash[g.state.bank + 1 + pot]
-    if cls is ast.Possessive:
-        return _possessive(env, node)
-    if cls is ast.SpaceValue:
-        values = tuple(getattr(s, node.prop) for s in env.spaces)
-        return lambda g, f: values[_space(g, f)]
-    if cls is ast.CountOwned:
-        return _count_owned(env, node.thing, node.subject)
-    if cls is ast.BankCount:
-        return _bank_count(env, node.thing)
-    if cls is ast.TheBid:
-        return lambda g, f: f.amount
-    if cls is ast.GameCount:
-        if node.what == "bankruptcies":
-            return lambda g, f: g.state.bankruptcies
-        return lambda g, f: g.state.bankrupt.count(False)
-    raise NotImplementedError(f"expression {cls.__name__}")  # a parser/compiler gap
+    return form_of(node)(env, node)
+
+
+@compiled("percent_of_worth")
+def _percent_of_worth(env, node: ast.PercentOfWorth) -> Value:
+    p = node.percent
+    return lambda g, f: g.worth(f.player) * p // 100
+
+
+@compiled("dice_total")
+def _dice_total(env, node: ast.DiceTotal) -> Value:
+    return lambda g, f: f.total
+
+
+@compiled("die_value")
+def _die(env, node: ast.DieValue) -> Value:
+    i = env.die(node.die) if node.die is not None else node.ordinal - 1
+    return lambda g, f: _die_value(f.dice, i)
+
+
+@compiled("pot_amount")
+def _pot_amount(env, node: ast.PotAmount) -> Value:
+    pot = env.pot(node.pot)
+    return lambda g, f: g.state.cash[g.state.bank + 1 + pot]
+
+
+@compiled("space_value")
+def _space_value(env, node: ast.SpaceValue) -> Value:
+    values = tuple(getattr(s, node.prop) for s in env.spaces)
+    return lambda g, f: values[_space(g, f)]
+
+
+@compiled("count_owned")
+def _count(env, node: ast.CountOwned) -> Value:
+    return _count_owned(env, node.thing, node.subject)
+
+
+@compiled("bank_count")
+def _bank(env, node: ast.BankCount) -> Value:
+    return _bank_count(env, node.thing)
+
+
+@compiled("the_bid")
+def _the_bid(env, node: ast.TheBid) -> Value:
+    return lambda g, f: f.amount
+
+
+@compiled("game_count")
+def _game_count(env, node: ast.GameCount) -> Value:
+    if node.what == "bankruptcies":
+        return lambda g, f: g.state.bankruptcies
+    return lambda g, f: g.state.bankrupt.count(False)
 
 
 def _die_value(dice: tuple, i: int) -> int:
@@ -111,6 +139,7 @@ def _die_value(dice: tuple, i: int) -> int:
     return x if type(x) is int else 0
 
 
+@compiled("possessive")
 def _possessive(env, node: ast.Possessive) -> Value:
     seat, prop = _seat(node.subject), node.prop
     if prop == "doubles":
@@ -189,7 +218,8 @@ def _bank_count(env, thing: ast.Name) -> Value:
 
 
 def condition(env, node) -> Test:
-    """test(game, firing): whether a condition holds now (`and`/`or` stop early)."""
+    """test(game, firing): whether a condition holds now (`and`/`or` stop early). `and`,
+    `or` and `not` are the conditions' structure; every atom is a primitive's compiled form."""
     cls = type(node)
     if cls is ast.And:
         tests = tuple(env.condition(c) for c in node.conds)
@@ -215,32 +245,44 @@ def condition(env, node) -> Test:
     if cls is ast.Not:
         t = env.condition(node.cond)
         return lambda g, f: not t(g, f)
-    if cls is ast.Compare:
-        op, a, b = _OPS[node.op], expression(env, node.left), expression(env, node.right)
-        return lambda g, f: op(a(g, f), b(g, f))
-    if cls is ast.OwnsCount:
-        op, n = _OPS[node.cmp], node.count
-        count = _count_owned(env, node.thing, node.subject)
-        return lambda g, f: op(count(g, f), n)
-    if cls is ast.LotTest:
-        return _lot_test(env, node)
-    if cls is ast.SpaceIs:
-        k = node.kind.name
-        yes = tuple(s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
-                    or k == "space" for s in env.spaces)
-        return lambda g, f: yes[_space(g, f)]
-    if cls is ast.DieShowsFace:
-        want = node.face.value
-        die = env.die(node.die) if node.die is not None else -1
-        pairs = tuple((i, v) for i, v, name in env.face_names
-                      if name == want and (die < 0 or i == die))
-        return lambda g, f: any(i < len(f.dice) and f.dice[i] == v for i, v in pairs)
-    if cls is ast.Condition:
-        test = _atom(env, node)
-        if node.negated:
-            return lambda g, f: not test(g, f)
-        return test
-    raise NotImplementedError(f"condition {cls.__name__}")  # a parser/compiler gap
+    return form_of(node)(env, node)
+
+
+@compiled("compare")
+def _compare(env, node: ast.Compare) -> Test:
+    op, a, b = _OPS[node.op], expression(env, node.left), expression(env, node.right)
+    return lambda g, f: op(a(g, f), b(g, f))
+
+
+@compiled("owns_count")
+def _owns_count(env, node: ast.OwnsCount) -> Test:
+    op, n = _OPS[node.cmp], node.count
+    count = _count_owned(env, node.thing, node.subject)
+    return lambda g, f: op(count(g, f), n)
+
+
+@compiled("space_is")
+def _space_is(env, node: ast.SpaceIs) -> Test:
+    k = node.kind.name
+    yes = tuple(s.kind == k or (k == "property" and s.kind in PROPERTY_KINDS)
+                or k == "space" for s in env.spaces)
+    return lambda g, f: yes[_space(g, f)]
+
+
+@compiled("die_shows_face")
+def _die_shows_face(env, node: ast.DieShowsFace) -> Test:
+    want = node.face.value
+    die = env.die(node.die) if node.die is not None else -1
+    pairs = tuple((i, v) for i, v, name in env.face_names
+                  if name == want and (die < 0 or i == die))
+    return lambda g, f: any(i < len(f.dice) and f.dice[i] == v for i, v in pairs)
+
+
+def _negated(c: ast.Condition, test: Test) -> Test:
+    """The test of an atom, or its opposite for `unless`, `is not` ..."""
+    if c.negated:
+        return lambda g, f: not test(g, f)
+    return test
 
 
 def _group_of(env) -> tuple[tuple[int, ...], ...]:
@@ -248,48 +290,67 @@ def _group_of(env) -> tuple[tuple[int, ...], ...]:
     return tuple(env.groups[s.group] if s.group >= 0 else () for s in env.spaces)
 
 
-def _atom(env, c: ast.Condition) -> Test:
+@compiled("dice_alike")
+def _dice_alike(env, c: ast.Condition) -> Test:
     test = c.test
-    if test in ("doubles", "triples", "alike"):
-        dice = env.doubles_dice if test != "alike" else env.moving_dice
-        if test == "triples":
-            dice = env.triples_dice
-        if not dice or (test != "alike" and len(dice) < (2 if test == "doubles" else 3)):
-            return lambda g, f: False
-        first, rest = dice[0], dice[1:]
+    dice = env.doubles_dice if test != "alike" else env.moving_dice
+    if test == "triples":
+        dice = env.triples_dice
+    if not dice or (test != "alike" and len(dice) < (2 if test == "doubles" else 3)):
+        return _negated(c, lambda g, f: False)
+    first, rest = dice[0], dice[1:]
 
-        def alike(g, f):
-            d = f.dice
-            if len(d) <= max(dice):
-                return False
-            x = d[first]
-            return all(d[i] == x for i in rest)
-        return alike
+    def alike(g, f):
+        d = f.dice
+        if len(d) <= max(dice):
+            return False
+        x = d[first]
+        return all(d[i] == x for i in rest)
+    return _negated(c, alike)
+
+
+@compiled("no_jail_turn_left")
+def _no_jail_turn_left(env, c: ast.Condition) -> Test:
     seat = _seat(c.subject)
-    if test == "no_jail_turn":
-        def no_turn_left(g, f):
-            s = seat(f)
-            return s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns
-        return no_turn_left
-    if test == "owns_space":
-        def owns(g, f):
-            s = seat(f)
-            return s >= 0 and g.state.owner[_space(g, f)] == s
-        return owns
+
+    def no_turn_left(g, f):
+        s = seat(f)
+        return s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns
+    return _negated(c, no_turn_left)
+
+
+@compiled("owns_space")
+def _owns_space(env, c: ast.Condition) -> Test:
+    seat = _seat(c.subject)
+
+    def owns(g, f):
+        s = seat(f)
+        return s >= 0 and g.state.owner[_space(g, f)] == s
+    return _negated(c, owns)
+
+
+@compiled("holds_group")
+def _holds_group(env, c: ast.Condition) -> Test:
+    seat = _seat(c.subject)
     groups = _group_of(env)
-    if test == "whole_group":
-        def whole(g, f):
-            s = seat(f)
-            lots = groups[_space(g, f)]
-            if s < 0 or not lots:
+
+    def whole(g, f):
+        s = seat(f)
+        lots = groups[_space(g, f)]
+        if s < 0 or not lots:
+            return False
+        owner = g.state.owner
+        for q in lots:
+            if owner[q] != s:
                 return False
-            owner = g.state.owner
-            for q in lots:
-                if owner[q] != s:
-                    return False
-            return True
-        return whole
-    fewest = test == "fewest"  # else "most"
+        return True
+    return _negated(c, whole)
+
+
+@compiled("building_level")
+def _building_level(env, c: ast.Condition) -> Test:
+    groups = _group_of(env)
+    fewest = c.test == "fewest"  # else "most"
 
     def extreme(g, f):
         pos = _space(g, f)
@@ -305,7 +366,7 @@ def _atom(env, c: ast.Condition) -> Test:
             if (there < here) if fewest else (there > here):
                 return False
         return True
-    return extreme
+    return _negated(c, extreme)
 
 
 def _some_lot(node: ast.LotTest, groups, lot) -> Test:
@@ -338,6 +399,7 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
     return some
 
 
+@compiled("lot_test")
 def _lot_test(env, node: ast.LotTest) -> Test:
     """A test of the space, or of some / no / every lot of its group."""
     if node.test == "mortgaged":

@@ -1,8 +1,8 @@
 """Text to AST: `parse_text` turns one rules file into an `ast.File` or raises `RuleError(s)`.
 
-The only module that imports Lark. The LALR parser is built once per process; Lark pickles
-its tables in the user's private cache directory (`rulelang.cache`), never in the shared
-temporary directory, and loads them only from a file no other user can have written. Lark
+The only module that imports Lark. The LALR parser is built once per process and pickled,
+whole, in the user's private cache directory (`rulelang.cache`), never in the shared
+temporary directory; it is loaded only from a file no other user can have written. Lark
 trees never leave this module: a transformer builds the frozen nodes of `rulelang.ast`, each
 with the span of its own text, and every Lark exception becomes a coded `RuleError` (worded
 by `rulelang.parse_errors`).
@@ -10,10 +10,14 @@ by `rulelang.parse_errors`).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
+import os
+import pickle
 import re
 import sys
+import tempfile
 import types
 from pathlib import Path
 from typing import Callable
@@ -21,6 +25,7 @@ from typing import Callable
 import attrs
 
 import lark
+import lark.lexer
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
     GrammarError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError,
@@ -241,6 +246,105 @@ class _SkipLayout:
         return "rulelang.parse._SkipLayout"
 
 
+# ---------------------------------------------------------------- the lexer of each state
+#
+# Lark's contextual lexer makes, when the parser loads, a lexer for every set of terminals a
+# parser state accepts (256 of them), and each compiles, on first use, one regular expression
+# of all its terminals: about 75 compiles, a third of `rulelang check`'s time on a short
+# file. These make each state's lexer on first use, and match its terminals one after
+# another (each terminal's expression compiled once per process) until the state has lexed
+# _HOT tokens, then compile its alternation as Lark does. Python tries an alternation's
+# branches in order and returns the first that matches, which is what the loop over the
+# terminals (in Lark's order) does: the tokens are the same either way (tests/test_parse.py).
+_HOT = 256
+_TERMINAL_RES: dict[tuple, object] = {}
+
+
+class _Scanner(lark.lexer.Scanner):
+    """Lark's scanner of one state, matching one terminal at a time until it is hot."""
+
+    def __init__(self, terminals, g_regex_flags, re_, use_bytes):
+        self.terminals = terminals
+        self.g_regex_flags = g_regex_flags
+        self.re_ = re_
+        self.use_bytes = use_bytes
+        self.allowed_types = {t.name for t in terminals}
+        self._mres = [self._one(t) for t in terminals]
+        self._uses = 0
+
+    def _one(self, terminal):
+        key = (terminal.name, terminal.pattern.to_regexp(), self.g_regex_flags, self.use_bytes)
+        compiled = _TERMINAL_RES.get(key)
+        if compiled is None:
+            pattern = f"(?P<{key[0]}>{key[1]})"
+            compiled = _TERMINAL_RES[key] = self.re_.compile(
+                pattern.encode("latin-1") if self.use_bytes else pattern, self.g_regex_flags)
+        return compiled
+
+    def match(self, text, pos):
+        self._uses += 1
+        if self._uses == _HOT:
+            self._mres = self._build_mres(self.terminals, len(self.terminals))
+        return super().match(text, pos)
+
+
+class _BasicLexer(lark.lexer.BasicLexer):
+    """Lark's lexer of one state, with the scanner above."""
+
+    def _build_scanner(self):
+        # Lark's own (1.2 and 1.3), but for the scanner's class; no user callbacks here.
+        terminals, self.callback = lark.lexer._create_unless(
+            self.terminals, self.g_regex_flags, self.re, self.use_bytes)
+        assert not self.user_callbacks and all(self.callback.values())
+        self._scanner = _Scanner(terminals, self.g_regex_flags, self.re, self.use_bytes)
+        return self._scanner
+
+
+class _Lexers(dict):
+    """The lexer of each parser state, made when the state first lexes."""
+
+    def __init__(self, owner: "_ContextualLexer"):
+        super().__init__()
+        self.owner = owner
+
+    def __missing__(self, state):
+        owner = self.owner
+        key = frozenset(owner.accepts[state])
+        lexer = owner.by_tokens.get(key)
+        if lexer is None:
+            conf = copy.copy(owner.conf)
+            names = set(key) | set(conf.ignore) | set(owner.always_accept)
+            conf.terminals = [owner.conf.terminals_by_name[n] for n in names
+                              if n in owner.conf.terminals_by_name]
+            conf.skip_validation = True  # every terminal is checked once, by the root lexer
+            lexer = owner.by_tokens[key] = _BasicLexer(conf)
+        self[state] = lexer
+        return lexer
+
+
+class _ContextualLexer(lark.lexer.ContextualLexer):
+    """Lark's contextual lexer, its lexers made on first use (a plugin of Lark's)."""
+
+    def __init__(self, conf, states, always_accept=()):
+        self.conf = copy.copy(conf)
+        self.conf.terminals = list(conf.terminals)
+        self.accepts = states
+        self.always_accept = always_accept
+        self.by_tokens: dict = {}
+        self.lexers = _Lexers(self)
+        self._root = None
+        if not conf.skip_validation:
+            self.root_lexer  # a grammar just built: its terminals are checked now
+
+    @property
+    def root_lexer(self):
+        """The lexer of every terminal, for Lark's error messages."""
+        if self._root is None:
+            self._root = _BasicLexer(self.conf)
+            self.conf.skip_validation = True
+        return self._root
+
+
 _parser: Lark | None = None
 _indenter = _Indenter()
 
@@ -253,25 +357,100 @@ def grammar_text() -> str:
 def _get_parser() -> Lark:
     global _parser
     if _parser is None:
-        grammar = grammar_text()
-        # Lark checks the grammar and its options against the file's first line; the name
-        # keeps the caches of different grammars (other versions of rulelang) apart.
-        key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}"
-                             .encode("utf-8")).hexdigest()[:24]
-        path = cache.private_file(f"parser-{key}.lark")
-        _parser = Lark(
-            grammar,
-            parser="lalr",
-            lexer="contextual",
-            postlex=_indenter,
-            propagate_positions=_SkipLayout(),
-            maybe_placeholders=False,
-            start=["start", "items"],
-            cache=path or False,
-        )
-        if path is not None:
-            cache.protect(path)
+        _parser = _build_parser()
     return _parser
+
+
+def _build_parser(lexer: type | None = _ContextualLexer) -> Lark:
+    """The parser, unpickled from the cache or built from the grammar (and cached);
+    `lexer=None` gives one with Lark's own contextual lexer, never cached (for the tests)."""
+    grammar = grammar_text()
+    if lexer is None:
+        return _new_parser(grammar, {})
+    # The cache holds the whole parser, pickled just after it was built: loading it is one
+    # unpickling, several times quicker than Lark's own cache, which rebuilds its objects in
+    # Python. The name changes with the grammar, Lark, Python and this module's code.
+    key = hashlib.sha256(b"\0".join([
+        grammar.encode("utf-8"), lark.__version__.encode(), repr(sys.version_info).encode(),
+        Path(__file__).read_bytes()])).hexdigest()[:24]
+    path = cache.private_file(f"parser-{key}.pickle")
+    parser = _load_parser(path) if path is not None else None
+    if parser is None:
+        parser = _new_parser(grammar, {"ContextualLexer": lexer})
+        if path is not None:
+            _save_parser(parser, path)
+    return parser
+
+
+def _new_parser(grammar: str, plugins: dict) -> Lark:
+    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_indenter,
+                propagate_positions=_SkipLayout(), maybe_placeholders=False,
+                start=["start", "items"], _plugins=plugins)
+
+
+# What the pickled parser refers to rather than holds: the module-level objects that Lark and
+# this module compare by identity or share.
+def _shared() -> dict[str, object]:
+    from lark.parsers.lalr_analysis import Reduce, Shift
+
+    return {"re": re, "indenter": _indenter, "shift": Shift, "reduce": Reduce}
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file, shared: dict[str, object]):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.ids = {id(obj): name for name, obj in shared.items()}
+
+    def persistent_id(self, obj):
+        return self.ids.get(id(obj))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, shared: dict[str, object]):
+        super().__init__(file)
+        self.shared = shared
+
+    def persistent_load(self, pid):
+        return self.shared[pid]
+
+
+def _load_parser(path: str) -> Lark | None:
+    """The parser pickled at `path` (a file of the private cache), or None if there is none or
+    it cannot be read: a damaged or stale file is rebuilt, never trusted in part."""
+    try:
+        with open(path, "rb") as f:
+            parser = _Unpickler(f, _shared()).load()
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - whatever a damaged pickle raises, rebuild it
+        return None
+    if not isinstance(parser, Lark) or not isinstance(
+            getattr(getattr(parser.parser, "lexer", None), "lexer", None), _ContextualLexer):
+        return None
+    return parser
+
+
+def _save_parser(parser: Lark, path: str) -> None:
+    """Pickle a parser just built (no state has lexed yet) into the cache, whole or not at
+    all; a cache that cannot be written is left as it is."""
+    folder, name = os.path.split(path)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=folder)  # mode 0600
+    except OSError:
+        return
+    try:
+        # Without what only building needed (as Lark's own cache leaves it out).
+        kept = copy.copy(parser)
+        for name in ("grammar", "_parse_tree_builder"):
+            kept.__dict__.pop(name, None)
+        with os.fdopen(fd, "wb") as f:
+            _Pickler(f, _shared()).dump(kept)
+        os.replace(temporary, path)
+    except Exception:  # noqa: BLE001 - a parser that cannot be cached still parses
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def read_source(path: str, shown: str | None = None) -> str:

@@ -23,6 +23,8 @@ _DESCRIPTIONS = {
     "MULT": "a multiplier like x2",
     "NAME": "a name",
     "_NL": "the end of the line",
+    "_ELSE": "', else'",
+    "_POSS": "'s",
     "_INDENT": "an indented block",
     "_DEDENT": "the end of the block",
     "$END": "the end of the file",

@@ -44,9 +44,10 @@ def make_agents(spec: Sequence[str | Agent] | str, players: int) -> list[Agent]:
 class GameResult:
     """How one game ended. winner is a seat index, or None when the turn cap ended it.
 
-    end_reason: "last_player", "bankruptcy" (the bankruptcy that ends a short game),
-    "time_limit", "turn_cap", a bound of the engine ("roll_limit", "chain_limit": no winner),
-    or the name of the rule whose `end the game` ended it.
+    end_reason: "last_player", "turn_cap", a bound of the engine ("roll_limit",
+    "chain_limit": no winner), "time_limit" for a clock that no rule ends the game at, or the
+    name of the rule whose `end the game` ended it (`end_of_game`: the bankruptcy that ends a
+    short game; `time_limit`: the agreed hour).
     net_worth is each player's printed valuation (endings.valuation): the scores that decide
     a game ended with several players left. minutes is the simulated clock.
     """

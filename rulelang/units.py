@@ -36,7 +36,8 @@ def unit(node) -> str | None:
 
 
 def shown(node) -> str:
-    """An expression written back in words (for messages): `$4 times the dice total`."""
+    """An expression written back in words (for messages): `$4 times the dice total`. The
+    literals and operators are written here, every value by its declared form."""
     match node:
         case ast.Money(amount):
             return f"${amount}"
@@ -44,8 +45,6 @@ def shown(node) -> str:
             return str(value)
         case ast.Percent(value):
             return f"{value}%"
-        case ast.PercentOfWorth(percent):
-            return f"{percent}% of worth"
         case ast.Plus(terms):
             return " plus ".join(shown(t) for t in terms)
         case ast.Times(factor, u, operand):
@@ -54,30 +53,7 @@ def shown(node) -> str:
             return f"{percent}% of {shown(operand)}"
         case ast.PerOwned(amount, u, thing, subject):
             return f"{'$' if u == 'money' else ''}{amount} per {thing.name} the {subject} owns"
-        case ast.DiceTotal():
-            return "the dice total"
-        case ast.DieValue(die, ordinal):
-            return f'die "{die.value}"' if die is not None else \
-                f"the {_ORDINALS[ordinal - 1]} die"
-        case ast.PotAmount(pot):
-            return f'the pot "{pot.value}"'
-        case ast.Possessive(subject, prop):
-            return f"the {subject}'s {_PROPS.get(prop, prop)}"
-        case ast.SpaceValue(prop):
-            return f"the space's {prop}"
-        case ast.CountOwned(thing, subject):
-            return f"the number of {thing.name} the {subject} owns"
-        case ast.BankCount(thing):
-            return f"the number of {thing.name} in the bank"
-        case ast.GameCount(what):
-            return f"the number of {what}"
-        case ast.TheBid():
-            return "the bid"
-    return "this value"
-
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-_PROPS = {"net_worth": "net worth", "jail_turns": "turns in jail", "doubles": "doubles in a row"}
+    return vocab.written(node) or "this value"
 
 
 # What `the number of THINGs`, `owns N THINGs` and `per THING` may count: the buildings, and

@@ -45,10 +45,10 @@ BUGS = (
         "return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)",
         "return lambda g, f: g.state.cash.__setitem__(f.player, "
         "g.state.cash[f.player] + amount)"),
-    Bug("rent_not_doubled", "rent not doubled on the unimproved lots of a whole group",
-        "rulelang/engine/game.py",
-        "rent = rent * self.settings.full_group_rent // 100",
-        "rent = rent"),
+    Bug("rent_not_doubled", "rent not doubled on the unimproved lots of a whole group: the "
+        "factors of `when rent is due` rules ignored", "rulelang/compile.py",
+        "                times *= mult\n",
+        "                pass\n"),
     Bug("uneven_building", "uneven building allowed within a group: `the space has the fewest "
         "buildings of the group` holds one level above the fewest",
         "rulelang/evaluate.py",
@@ -61,8 +61,8 @@ BUGS = (
     Bug("bankruptcy_forgets_mortgage_interest", "a bankruptcy to a player that forgets the "
         "mortgages: the creditor pays no interest on the mortgaged deeds",
         "rulelang/engine/endings.py",
-        "                    act.take_mortgaged(game, creditor, pos)\n",
-        "                    pass\n"),
+        "            act.deeds_received(game, [(creditor, pos) for pos in lots])\n",
+        "            pass\n"),
     Bug("card_lost", "a card lost from its deck: drawn and never put back under",
         "rulelang/engine/game.py",
         "        deck.append(card_index)\n        by_card = f.by_card(card.rule)\n",

@@ -147,11 +147,6 @@ def variants(draw, ruleset: str, options: tuple[str, ...]):
         drawn["houses"] = 1
     if value["auction_min_bid"] > value["starting_cash"]:
         drawn["auction_min_bid"] = value["starting_cash"]
-    if value["end_at_bankruptcy"] or value["time_limit"]:
-        drawn["winner"] = "richest"
-    lots = len(rb.properties)
-    if value["deal_deeds"] * value["players"][1] > lots:
-        drawn["deal_deeds"] = lots // value["players"][1]
     body = "".join(f"  set {n} = {_written(SETTINGS[n], v)}\n" for n, v in drawn.items())
     chosen = tuple(o for o in options if draw(st.booleans(), label=f"option {o}"))
     body += draw(permissions(options), label="permissions")

@@ -163,14 +163,14 @@ def test_the_checker_warns_of_dice_that_always_tie(rules):
 
 def test_the_checker_warns_of_dice_that_always_double_and_roll_again(rules):
     """W111: dice that always double, each double rolling again, no jail on doubles."""
-    path = rules(TWO_PLAYERS + NO_JAIL_ON_DOUBLES + 'rule first:\n  cite "t", "t"\n'
-                 '  set first_player = first_seat\ndie "a" faces 4\ndie "b" faces 4\n')
+    path = rules(TWO_PLAYERS + NO_JAIL_ON_DOUBLES + 'replace rule first_player:\n'
+                 '  cite "t", "t"\ndie "a" faces 4\ndie "b" faces 4\n')
     diags = [d for d in rulelang.check(path) if d.code == "W111"]
     assert len(diags) == 1 and "roll again" in diags[0].message
     assert f"after {MAX_ROLLS} rolls" in diags[0].message
     # with the classic third-double jail, the turn ends: nothing to report
-    jailed = rules(TWO_PLAYERS + 'rule first:\n  cite "t", "t"\n'
-                   '  set first_player = first_seat\ndie "a" faces 4\ndie "b" faces 4\n',
+    jailed = rules(TWO_PLAYERS + 'replace rule first_player:\n  cite "t", "t"\n'
+                   'die "a" faces 4\ndie "b" faces 4\n',
                    name="jailed.rules")
     assert "W111" not in {d.code for d in rulelang.check(jailed)}
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from rulelang.engine import actions as act
 from scenario import RULESETS
 
 HOUSE = RULESETS / "house"
@@ -234,6 +235,7 @@ def test_random_start_deals_three_paid_deeds_to_each_player():
     first = next(i for i, e in enumerate(p.events) if e["event"] == "roll")
     dealt = [e for e in p.events[:first] if e["event"] == "deed"]
     assert sorted(e["to"] for e in dealt) == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    assert dealt == [e for e in fired(p, "random_start.rules") if e["event"] == "deed"]
     for e in dealt:
         i = p.events.index(e)
         paid = p.events[i - 1]
@@ -319,6 +321,100 @@ def test_see_the_sights_changes_the_game():
     lapped = _salaried(classic)
     assert [e for i, e in enumerate(classic.events)
             if e["event"] == "deed" and e["to"] not in lapped[i]]
+
+
+
+class Watched(Played):
+    """A played game that also asks the engine, after each `build`, what the permissions say
+    of a hotel on every group held whole with four houses on each lot (where the 1961 rules
+    would allow one): `actions.why_refused`, the question the agents ask before building."""
+
+    def __init__(self, *args, **kwargs):
+        self.hotel_refusals: list[tuple[int, str | None]] = []
+        super().__init__(*args, **kwargs)
+
+    def _log(self, line: str) -> None:
+        super()._log(line)
+        if self.game is None or self.events[-1]["event"] != "build":
+            return
+        st = self.game.state
+        for group in self.rulebook.groups:
+            holders = {st.owner[q] for q in group}
+            if len(holders) == 1 and -1 not in holders and all(st.houses[q] == 4
+                                                                 for q in group):
+                seat = holders.pop()
+                self.hotel_refusals.append((len(self.events) - 1, act.why_refused(
+                    self.game, seat, act.Build(group[0]))))
+
+
+def _buildings(p: Played):
+    """Per event, each lot's (houses, hotels) rebuilt from the `build`, `sell`, `sell_group`
+    and `bankrupt` events alone, checked against the board at every build and sale."""
+    rb = p.rulebook
+    houses, hotels = [0] * rb.size, [0] * rb.size
+    out = []
+    for i, e in enumerate(p.events):
+        kind = e["event"]
+        if kind in ("build", "sell"):
+            q = p.index(e["space"])
+            if kind == "build" and e["building"] == "hotel":
+                houses[q], hotels[q] = 0, 1
+            elif kind == "build":
+                houses[q] += 1
+            elif e["building"] == "hotel":
+                houses[q], hotels[q] = 4, 0
+            else:
+                houses[q] -= 1
+            assert (houses[q], hotels[q]) == (p.boards[i][1][q], p.boards[i][2][q]), e
+        elif kind == "sell_group":
+            for q in rb.groups[rb.group_names.index(e["group"])]:
+                houses[q] = hotels[q] = 0
+        elif kind == "bankrupt":  # the bankrupt player's buildings go back to the bank
+            for q, owner in enumerate(p.boards[i][0]):
+                if owner == e["player"]:
+                    houses[q] = hotels[q] = 0
+        out.append((tuple(houses), tuple(hotels)))
+    return out
+
+
+def test_no_hotel_on_a_monopoly_four_houses_at_most_on_a_whole_group():
+    """No hotel on a monopoly: whole groups reach four houses on every lot, the engine then
+    refuses their hotel under the file's rule, and no hotel is ever built on a group its
+    builder holds whole; per-lot counts are rebuilt from the build and sale events."""
+    p = Watched("no_hotel_on_a_monopoly.rules", seed=1)
+    counts = _buildings(p)
+    full = 0
+    for i, (houses, hotels) in enumerate(counts):
+        owner = p.boards[i][0] if p.boards[i] else None
+        for group in p.rulebook.groups:
+            holders = {owner[q] for q in group} if owner else {-1}
+            if len(holders) == 1 and -1 not in holders:
+                assert not any(hotels[q] for q in group), (i, p.events[i])
+                full += all(houses[q] == 4 for q in group)
+    assert full  # a group held whole stood at four houses on every lot
+    assert p.hotel_refusals
+    assert {why for _, why in p.hotel_refusals} == {
+        "refused by rule 'no_hotel_on_a_monopoly': a player may not build a hotel if the "
+        "player holds the whole group"}
+
+
+def test_no_hotel_on_a_monopoly_changes_the_game():
+    """The same seeded game under the 1961 rules: hotels go up on whole groups."""
+    classic = Played("../classic_1961.rules", seed=1)
+    assert [e for e in classic.events if e["event"] == "build" and e["building"] == "hotel"]
+
+
+def test_no_hotel_on_a_monopoly_a_competitor_builds_a_hotel():
+    """A player holding only part of a group builds on it (no whole group needed), up to a
+    hotel."""
+    p = Played("no_hotel_on_a_monopoly.rules", seed=7, agents=RANDOM)
+    hotels = [i for i, e in enumerate(p.events)
+              if e["event"] == "build" and e["building"] == "hotel"]
+    assert hotels
+    for i in hotels:
+        e = p.events[i]
+        assert e["rule"] in own_rules("no_hotel_on_a_monopoly.rules") | {"hotels"}
+        assert any(p.boards[i][0][q] != e["player"] for q in p.group_of(e["space"]))
 
 
 # ------------------------------------------------------------------ docs/cookbook.md

@@ -56,7 +56,8 @@ def test_the_jail_rule_is_only_among_the_jail_throws_hooks():
     """A `when a player rolls` rule whose guard says `the player is in jail` is compiled into
     the jail throw's hooks only; `not ... in jail` into the turn's only."""
     rb = scenario(name=PLAYED).rulebook
-    assert [rule for _, rule, _ in rb.jail_roll_hooks] == ["snake_eyes_in_jail"]
+    assert [rule for _, rule, _ in rb.jail_roll_hooks] == ["snake_eyes_in_jail",
+                                                           "leaving_jail", "leaving_jail"]
     assert [rule for _, rule, _ in rb.roll_hooks] == ["second_double"]
 
 

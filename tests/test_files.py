@@ -376,8 +376,9 @@ class _Plant:
         return (os.mkdir, (self.marker,))
 
 
-def _planted(marker: Path) -> bytes:
-    return b"0" * 64 + b"\n" + pickle.dumps(_Plant(str(marker)))
+def _planted(marker: Path, larks: bool = False) -> bytes:
+    """A plant in the format of rulelang's cache (a pickle), or of Lark's (a line first)."""
+    return (b"0" * 64 + b"\n" if larks else b"") + pickle.dumps(_Plant(str(marker)))
 
 
 _OLD_CACHE = textwrap.dedent("""
@@ -399,7 +400,7 @@ def test_a_pickle_planted_in_the_shared_temporary_directory_is_not_loaded(tmp_pa
     _run(["-c", _OLD_CACHE], env=env)
     (predictable,) = shared_tmp.glob(".lark_cache_*")
     for f in shared_tmp.iterdir():
-        f.write_bytes(_planted(tmp_path / "pwned"))
+        f.write_bytes(_planted(tmp_path / "pwned", larks=True))
     done = _cli("check", str(ROOT / "rulesets" / CLASSIC), env=env)
     assert done.returncode == 0, done
     assert not (tmp_path / "pwned").exists(), f"{predictable.name} was unpickled"
@@ -436,6 +437,44 @@ def test_the_cache_lives_in_a_private_directory_and_a_writable_one_is_refused(tm
     folder.chmod(0o777)
     assert _cli("check", rules, env=env).returncode == 0
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_a_damaged_or_stale_cache_is_rebuilt_and_an_unwritable_one_tolerated(tmp_path,
+                                                                           monkeypatch):
+    """A cache file that does not unpickle to a parser is never used and is replaced whole; a
+    cache that cannot be written leaves nothing behind; another grammar has a file of its own."""
+    from rulelang import parse
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = parse._normalize((ROOT / "rulesets" / CLASSIC).read_text(encoding="utf-8"))
+    expected = parse._build_parser().parse(text, start="start")  # built, then saved
+    folder = tmp_path / "rulelang"
+    (cached,) = folder.iterdir()
+    good = cached.read_bytes()
+    assert parse._load_parser(str(cached)).parse(text, start="start") == expected
+    for damaged in (b"", b"not a pickle", pickle.dumps(42), good[: len(good) // 2]):
+        cached.write_bytes(damaged)
+        assert parse._load_parser(str(cached)) is None
+    assert parse._build_parser().parse(text, start="start") == expected
+    assert [p.name for p in folder.iterdir()] == [cached.name]
+    assert parse._load_parser(str(cached)) is not None, "the damaged file was not replaced"
+    cached.unlink()
+
+    def refused(*args, **kwargs):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(parse.tempfile, "mkstemp", refused)
+    assert parse._build_parser().parse(text, start="start") == expected
+    assert list(folder.iterdir()) == []
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    grammar = parse.grammar_text()
+    monkeypatch.setattr(parse, "grammar_text", lambda: grammar + "\n// another grammar\n")
+    parse._build_parser()
+    assert len(list(folder.iterdir())) == 1
+    monkeypatch.setattr(parse, "grammar_text", lambda: grammar)
+    parse._build_parser()
+    assert len(list(folder.iterdir())) == 2
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,

@@ -109,7 +109,7 @@ def test_labels_are_the_provenance_of_the_settings(tmp_path):
     a setting nobody sets is `default NAME`; the 1961 starting cash is `capital`'s."""
     rb = rulebook()
     assert rb.origins["starting_cash"] == "capital" == rb.origin("starting_cash")
-    assert rb.origins["end_at_bankruptcy"] == "default end_at_bankruptcy"
+    assert rb.origins["time_limit"] == "default time_limit"
     path = tmp_path / "top.rules"
     path.write_text('rulebook "top"\nextends "classic_1961.rules"\n\nset jail_fine = $60\n',
                     encoding="utf-8")

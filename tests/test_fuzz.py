@@ -158,9 +158,9 @@ def _syntax_errors_in_order(text: str) -> None:
 
 _NAMES = ["street", "railroad", "utility", "property", "space", "cards", "plain", "tax",
           "houses", "railroads", "building",
-          "jail_fine", "players", "starting_cash", "winner", "richest", "salary", "rent_rule",
-          "one_ring", "highest_roll", "houses", "time_limit", "fines_to", "end_at_bankruptcy",
-          "deal_deeds", "house", "hotel", "building"]
+          "jail_fine", "players", "starting_cash", "jail_turns", "richest", "salary",
+          "rent_rule", "one_ring", "highest_roll", "houses", "time_limit", "fines_to",
+          "max_houses", "seconds_per_turn", "house", "hotel", "building"]
 _SPACE_NAMES = ['"GO"', '"Boardwalk"', '"Chance"', '"Jail"', '"Purple"', '"Go To Jail"', '"X"',
                 '"Community Chest"', '"Mediterranean Avenue"', '"Eye"', '"first"', '"Ring"',
                 '"Force"', '"Light"', '"Jackpot"', '"classic_1961.rules"']
@@ -243,11 +243,14 @@ def test_generated_conditions_check(folder, cond, expr):
        expressions("money"), expressions("count", who=("player",)), SEEDS)
 def test_generated_conditions_play(folder, on_street, on_throw, money, steps, seed):
     """Well-typed conditions and expressions check, mostly clean, and are evaluated in a
-    played game (on throws, landings, the turn's start) without raising."""
+    played game (on throws, landings, the turn's start, the candidates of a `where`) without
+    raising."""
     text = _fuzzed(f"when a player lands on a street if {on_street}: pay {money}",
                    f"when a player rolls if {on_throw}: collect $10",
                    f"when a turn starts unless {on_throw}: move {steps}",
-                   f"when a player lands on a street unless {on_street}: move back {steps}")
+                   f"when a player lands on a street unless {on_street}: move back {steps}",
+                   f"when a player lands on \"Free Parking\": advance to the next street "
+                   f"where {on_street}, else collect $1")
     if any(d.is_error for d in _check(folder, text)):
         return
     PLAYED.append(text)

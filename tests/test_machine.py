@@ -214,7 +214,7 @@ class EngineMachine(RuleBasedStateMachine):
         level = act.level(game, pos) if 0 <= pos < self.rb.size else 0
         cash, lifted = st_.cash[seat], 0 <= pos < self.rb.size and st_.mortgaged[pos]
         auctions = self.game.checker.events
-        if not self.act(seat, Build(pos)) or s.building_shortage_auction:
+        if not self.act(seat, Build(pos)) or self.rb.course.shortage:
             return
         sp = self.rb.spaces[pos]
         assert act.level(game, pos) == (s.houses_per_hotel + 1 if level >= s.houses_per_hotel

@@ -52,6 +52,21 @@ def test_next_street_where_the_owner_is_in_jail_else():
     assert game.state.position[0] == pos(game, "Chance") and game.state.cash[0] == cash + 50 + 7
 
 
+def test_next_street_where_a_condition_of_and_or_and_parentheses_holds():
+    """`where C` takes a whole condition: `and`, `or`, `not` and parentheses, each atom read
+    on the candidate space (its buildings, price and owner)."""
+    # Illinois Avenue + 4 = Water Works: Marvin Gardens ($280) fails the price, Pacific ($300) has a house
+    game = scenario(name=MOVES, dice=[(1, 3)], positions={0: "Illinois Avenue"},
+                    owners={"Pacific Avenue": 1}, houses={"Pacific Avenue": 1})
+    game.play_turn()
+    assert game.state.position[0] == pos(game, "North Carolina Avenue")
+    # the owner of Marvin Gardens in jail: the `or` lets the cheaper street qualify
+    game = scenario(name=MOVES, dice=[(1, 3)], positions={0: "Illinois Avenue"},
+                    owners={"Marvin Gardens": 1}, in_jail={1: 0})
+    game.play_turn()
+    assert game.state.position[0] == pos(game, "Marvin Gardens")
+
+
 def test_a_free_street_of_the_players_choice_straight_there():
     """`move to a free street of the player's choice`: the streets with no pawn are offered
     in board order; the player moves straight there, passing nothing (no salary)."""

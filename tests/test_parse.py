@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -128,7 +129,7 @@ def test_top_level_items():
     """currency, rename, cite and option blocks at the top level."""
     cur, ren, cite, opt = items('currency "Power"\nrename group "Purple" to "Shire"\n'
                                 'cite "f", "s"\noption ring "The One Ring":\n'
-                                '  set jail_fine = $10\n  rule r:\n    set loans = no\n')
+                                '  set jail_fine = $10\n  rule r:\n    set houses = 30\n')
     assert cur == ast.Currency(ast.Text("Power"))
     assert ren == ast.Rename("group", ast.Text("Purple"), ast.Text("Shire"))
     assert isinstance(cite, ast.Cite)
@@ -375,3 +376,58 @@ def _mutations(draw):
 def test_mutated_rulesets_raise_only_rule_errors(text):
     """Small edits of the shipped rulebooks parse or raise RuleError(s), never anything else."""
     _parse_or_rule_error(text)
+
+
+# ---------------------------------------------------------------- the lexer of each state
+
+
+def _outcome(parser, text: str):
+    """The tree of a text as nested tuples with every token's type and position, or the
+    syntax error's kind, position and expected terminals."""
+    def shape(node):
+        if isinstance(node, parse_module.Token):
+            return (node.type, str(node), node.line, node.column, node.end_line, node.end_column)
+        return (node.data, tuple(shape(child) for child in node.children))
+
+    parse_module._indenter.path, parse_module._indenter.offset = "t.rules", 0
+    try:
+        return shape(parser.parse(text, start="start"))
+    except parse_module.UnexpectedInput as e:
+        token = getattr(e, "token", None)
+        return (type(e).__name__, e.line, e.column, token and (token.type, str(token)),
+                sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ()))
+    except RuleError as e:  # the indenter's limits and E004
+        return ("RuleError", e.diagnostic.code, e.diagnostic.span)
+
+
+def _texts() -> list[str]:
+    """Every ruleset, and each with a few characters changed (deterministically)."""
+    import random
+
+    texts = []
+    for path in RULESETS + sorted((ROOT / "rulesets" / "house").glob("*.rules")):
+        text = parse_module._normalize(path.read_text(encoding="utf-8"))
+        texts.append(text)
+        rng = random.Random(path.name)
+        for _ in range(3):
+            at = rng.randrange(len(text))
+            texts.append(text[:at] + rng.choice('":$%#x9 \n\t,(') + text[at + 1:])
+    return texts
+
+
+@functools.cache
+def _larks_parser():
+    return parse_module._build_parser(lexer=None)
+
+
+@pytest.mark.parametrize("hot", [1, 5, None, 10**9])
+def test_the_lexer_of_each_state_gives_larks_tokens(monkeypatch, hot):
+    """The states' lexers made on first use, matching one terminal at a time and then the
+    alternation, give the tokens and errors of Lark's own contextual lexer."""
+    if hot is not None:
+        monkeypatch.setattr(parse_module, "_HOT", hot)
+    ours, larks = parse_module._build_parser(), _larks_parser()
+    assert type(ours.parser.lexer.lexer) is not type(larks.parser.lexer.lexer)
+    texts = _texts() if hot in (None, 10**9) else _texts()[::4]
+    for text in texts:
+        assert _outcome(ours, text) == _outcome(larks, text), text[:80]

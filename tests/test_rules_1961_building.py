@@ -44,7 +44,7 @@ def test_no_house_on_railroads_or_utilities():
     """MAISONS: houses go on lots (streets) only."""
     game = scenario(owners={"Reading Railroad": 0, "Pennsylvania Railroad": 0,
                             "B. & O. Railroad": 0, "Short Line": 0})
-    refused(game, 0, Build(RB.space("Short Line").index), "houses")
+    refused(game, 0, Build(RB.space("Short Line").index), "engine")  # the model: streets
 
 
 def test_building_must_be_even():
@@ -119,7 +119,7 @@ def test_no_hotel_when_the_bank_has_none():
 def test_house_without_enough_cash_is_refused():
     """MAISONS: houses are bought as far as the player's means allow."""
     game = scenario(owners=DARK_BLUE, cash={0: 199})
-    refused(game, 0, Build(BOARD), "houses")
+    refused(game, 0, Build(BOARD), "engine")  # cash in hand
 
 
 def test_shortage_auction_when_more_players_want_than_the_bank_has():
@@ -243,7 +243,7 @@ def test_building_on_a_mortgaged_lot_lifts_it_first():
 def test_building_on_a_mortgaged_lot_needs_cash_for_both():
     """HYPOTHÈQUES: lifting and the house are paid together; short of either, nothing happens."""
     game = scenario(owners=LIGHT_BLUE, mortgaged=["Oriental Avenue"], cash={0: 104})
-    refused(game, 0, Build(ORIENTAL), "houses")
+    refused(game, 0, Build(ORIENTAL), "engine")  # cash in hand
 
 
 def test_houses_and_hotels_sold_only_to_the_bank_any_time_during_another_turn():

@@ -31,6 +31,23 @@ def test_double_rent_on_unimproved_whole_group():
     assert game.state.cash[:2] == [1400, 1600]
 
 
+def test_the_rule_that_doubles_the_rent_is_seen_in_the_log():
+    """The `when rent is due` rule that multiplies a rent logs its own line, by its name,
+    before the rent is paid; a rent it does not multiply logs none."""
+    import json
+    log: list = []
+    land_on_boardwalk(owners={"Boardwalk": 1, "Park Place": 1}, log=log)
+    events = [json.loads(line) for line in log]
+    (factor,) = [e for e in events if e["event"] == "rent_factor"]
+    assert factor == {"turn": factor["turn"], "event": "rent_factor", "player": 0, "owner": 1,
+                      "factor": 2, "rule": "full_group"}
+    rent = next(e for e in events if e["event"] == "transfer" and e["reason"] == "rent")
+    assert events.index(factor) < events.index(rent) and rent["amount"] == 100
+    log.clear()
+    land_on_boardwalk(owners={"Boardwalk": 1}, log=log)
+    assert not [line for line in log if '"rent_factor"' in line]
+
+
 def test_double_rent_even_when_another_lot_of_the_group_is_mortgaged():
     """AVANTAGES DES PROPRIÉTAIRES (1961): double rent still applies if ANOTHER lot is mortgaged."""
     game = land_on_boardwalk(owners={"Boardwalk": 1, "Park Place": 1}, mortgaged=["Park Place"])

@@ -111,7 +111,7 @@ def test_second_bankruptcy_ends_the_game_everything_to_the_player_creditor():
     houses = game.state.bank_houses
     game.play_turn()
     st = game.state
-    assert game.over and game.end_reason == "bankruptcy"
+    assert game.over and game.end_reason == "end_of_game"
     assert st.houses[P("Baltic Avenue")] == st.houses[P("Mediterranean Avenue")] == 3
     assert st.bank_houses == houses
     assert st.owner[P("Reading Railroad")] == 1 and st.mortgaged[P("Reading Railroad")]
@@ -133,7 +133,7 @@ def test_second_bankruptcy_to_the_bank_gives_it_everything_without_auction():
     _retired(game, 3)
     game.play_turn()  # Luxury Tax $75
     st = game.state
-    assert game.over and game.end_reason == "bankruptcy"
+    assert game.over and game.end_reason == "end_of_game"
     assert st.owner[P("Baltic Avenue")] == -1 and st.houses[P("Baltic Avenue")] == 0
     assert st.bank_houses == 32 and bidder.asked == []
     assert game.winner in (1, 2)

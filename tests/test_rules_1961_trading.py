@@ -71,7 +71,7 @@ def test_buildings_themselves_cannot_be_traded_but_the_lots_can_once_sold_back()
 def test_cash_must_be_in_hand_no_loans():
     """DIVERS: players never lend to each other: a trade pays only cash in hand."""
     game = scenario(agents=agents(), owners={"Boardwalk": 1}, cash={0: 300})
-    refused(game, 0, Trade(1, take=(BOARD,), cash=301), "no_loans")
+    refused(game, 0, Trade(1, take=(BOARD,), cash=301), "engine")  # cash in hand
     apply(game, 0, Trade(1, take=(BOARD,), cash=300))
     assert game.state.owner[BOARD] == 0 and game.state.cash[:2] == [0, 1800]
     assert total_money(game) == 0
@@ -80,7 +80,7 @@ def test_cash_must_be_in_hand_no_loans():
 def test_partner_must_hold_the_cash_he_pays():
     """DIVERS: the partner's side of a trade is also paid in cash in hand."""
     game = scenario(agents=agents(), owners={"Boardwalk": 0}, cash={1: 99})
-    refused(game, 0, Trade(1, give=(BOARD,), cash=-100), "no_loans")
+    refused(game, 0, Trade(1, give=(BOARD,), cash=-100), "engine")
 
 
 def test_cannot_trade_what_one_does_not_hold():

@@ -183,7 +183,7 @@ def test_quick_game_ends_at_the_first_bankruptcy_richest_wins():
                     owners={"Oriental Avenue": 0, "Boardwalk": 1})
     game.play_turn()
     st = game.state
-    assert game.over and game.end_reason == "bankruptcy" and st.bankruptcies == 1
+    assert game.over and game.end_reason == "end_of_game" and st.bankruptcies == 1
     assert bidder.asked == [] and st.owner[P("Oriental Avenue")] == -1  # no auction now
     assert valuation(game, 1) == 1900 > valuation(game, 2) == 1600 and game.winner == 1
     assert total_money(game) == 0

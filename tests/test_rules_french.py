@@ -144,7 +144,7 @@ def test_quick_game_ends_at_the_second_bankruptcy_everything_to_the_creditor():
     st.cash[st.bank] += st.cash[3]
     st.cash[3], st.bankrupt[3], st.bankruptcies = 0, True, 1
     game.play_turn()  # Boardwalk with a house: $200
-    assert game.over and game.end_reason == "bankruptcy"
+    assert game.over and game.end_reason == "end_of_game"
     assert st.houses[P("Baltic Avenue")] == 2 and st.owner[P("Baltic Avenue")] == 1
     assert game.winner == 1 and valuation(game, 1) > valuation(game, 2)
     assert total_money(game) == 0

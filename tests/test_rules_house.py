@@ -19,6 +19,7 @@ GO_ANYWHERE = "house/go_or_anywhere.rules"
 SPEED_DIE = "house/speed_die.rules"
 LUCKY = "house/lucky_roller.rules"
 SIGHTS = "house/see_the_sights.rules"
+NO_HOTEL = "house/no_hotel_on_a_monopoly.rules"
 
 
 def P(game, name):
@@ -158,6 +159,23 @@ def test_city_build_a_house_without_the_whole_group():
     assert total_money(game) == 0
 
 
+def test_no_hotel_on_a_monopoly_four_houses_then_no_hotel_on_a_whole_group():
+    """No hotel on a monopoly: on a group held whole, four houses on every lot and no hotel,
+    refused by the file's rule; a group held in parts, four houses on every lot, takes its
+    hotel; the same whole group takes its hotel under the 1961 rules."""
+    houses = {"Boardwalk": 4, "Park Place": 4}
+    game = scenario(name=NO_HOTEL, owners={"Boardwalk": 0, "Park Place": 0}, houses=houses)
+    boardwalk = P(game, "Boardwalk")
+    assert refused(game, 0, Build(boardwalk), "no_hotel_on_a_monopoly").message == \
+        "a player may not build a hotel if the player holds the whole group"
+    game = scenario(name=NO_HOTEL, owners={"Boardwalk": 0, "Park Place": 1}, houses=houses)
+    apply(game, 0, Build(boardwalk))
+    assert game.state.hotels[boardwalk] == 1 and game.state.houses[boardwalk] == 0
+    assert total_money(game) == 0
+    game = scenario(owners={"Boardwalk": 0, "Park Place": 0}, houses=houses)
+    apply(game, 0, Build(boardwalk))
+    assert game.state.hotels[boardwalk] == 1
+
 def test_free_build_houses_in_any_order_on_a_whole_group():
     """Free Build: four houses on one lot while the others have none; not on a group held in
     parts; a hotel still needs four houses on every lot of the group."""
@@ -244,7 +262,7 @@ def test_house_rules_extend_an_official_rulebook():
     names = sorted(f"house/{p.name}" for p in (RULESETS / "house").glob("*.rules"))
     assert {JACKPOT, DOUBLE_GO, NO_AUCTIONS, NO_RENT_IN_JAIL, LAP, CITY, FREE_BUILD, FLAT_TAX,
             NO_SHORTAGE, RANDOM_START, BONUS, COUNTDOWN, GO_ANYWHERE, SPEED_DIE, LUCKY,
-            SIGHTS} == set(names)
+            SIGHTS, NO_HOTEL} == set(names)
     for name in names:
         rb = rulebook(name)
         assert len(rb.files) >= 3 and rb.files[1].endswith(("classic_1961.rules",

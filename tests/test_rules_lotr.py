@@ -1,6 +1,8 @@
 """Scenario tests of The Lord of the Rings Trilogy Edition (001, English): the Eye of Sauron,
 the One Ring of the Optional Rule, and the edition's changes to the rules it shares."""
 
+import json
+
 import rulelang
 from rulelang.engine.actions import Build, Lift, Mortgage, SellAll, Trade, apply
 from rulelang.engine.game import Game
@@ -202,8 +204,11 @@ def test_preparation_1500_power_each_and_the_cards_shuffled():
     """PREPARATION: the People and Event cards face down (shuffled); 1,500 units of power
     each; the rest to the Bank."""
     rb = rulebook(LOTR)
-    assert rb.settings.shuffle_decks
-    game = Game(rb, [rulelang.DefaultAgent() for _ in range(4)], seed=2)
+    log: list[str] = []
+    game = Game(rb, [rulelang.DefaultAgent() for _ in range(4)], seed=2, log=log.append)
+    shuffled = [json.loads(line) for line in log if '"event":"shuffle"' in line]
+    assert [(e["deck"], e["rule"]) for e in shuffled] == [("People", "preliminaries"),
+                                                         ("Event", "preliminaries")]
     assert game.state.cash[:4] == [1500] * 4
     assert total_money(game) == 0
 

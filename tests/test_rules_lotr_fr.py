@@ -164,7 +164,7 @@ def test_quick_game_ends_at_the_second_bankruptcy_everything_to_the_creditor():
     game.state.bankrupt[3] = True
     game.state.bankruptcies = 1
     game.play_turn()
-    assert game.over and game.end_reason == "bankruptcy"
+    assert game.over and game.end_reason == "end_of_game"
     assert game.state.owner[pos(game, "Cul-de-Sac")] == 1
     assert game.state.houses[pos(game, "Cul-de-Sac")] == 2
     assert game.winner == 2
@@ -172,11 +172,11 @@ def test_quick_game_ends_at_the_second_bankruptcy_everything_to_the_creditor():
 
 
 def test_time_limit_game_ends_at_the_agreed_hour():
-    """PARTIE LIMITÉE DANS LE TEMPS: two paid deeds, the richest at the agreed hour wins."""
+    """PARTIE LIMITÉE DANS LE TEMPS: the richest at the agreed hour wins (the two paid deeds:
+    below)."""
     rb = rulelang.load(str(RULESETS / "lotr_fr_timed.rules"), parameters={"time_limit": "20"})
     game = Game(rb, [rulelang.DefaultAgent() for _ in range(3)], seed=2).play()
     assert game.end_reason == "time_limit" and game.state.turn == 20
-    assert rb.settings.deal_deeds == 2 and rb.settings.deal_deeds_paid
 
 
 def test_time_limit_game_deals_two_paid_deeds():

@@ -89,7 +89,7 @@ def test_change_5_the_first_bankruptcy_ends_the_game_and_the_most_powerful_wins(
                     hotels={"Mount Doom": 1})
     game.play_turn()
     assert game.state.bankrupt[0]
-    assert game.over and game.end_reason == "bankruptcy"
+    assert game.over and game.end_reason == "end_of_game"
     assert game.winner == 2
     assert total_money(game) == 0
 

@@ -178,4 +178,4 @@ def test_bankruptcy_to_a_player(name):
 def test_no_loans(name):
     """Remarques / N'INVENTEZ PAS: cash must be in hand; players never lend."""
     game = scenario(name=name, cash={0: 100}, owners={"Oriental Avenue": 1})
-    refused(game, 0, Trade(1, take=(P(name, "Oriental Avenue"),), cash=500), "no_loans")
+    refused(game, 0, Trade(1, take=(P(name, "Oriental Avenue"),), cash=500), "engine")

@@ -233,9 +233,11 @@ def test_quick_game_deals_two_paid_deeds_and_ends_at_the_second_bankruptcy():
     game = scenario(name="starwars_ep2_quick.rules", dealt=True)
     for seat in range(3):
         assert sum(1 for q in game.rulebook.properties if game.state.owner[q] == seat) == 2
-    s = game.rulebook.settings
-    assert (s.houses_per_hotel, s.end_at_bankruptcy, s.final_bankruptcy) == (
-        3, 2, "everything_to_creditor")
+    rb = game.rulebook
+    assert rb.settings.houses_per_hotel == 3
+    (bankruptcy, end) = rb.course.bankrupt  # the regular game's auction, then the end
+    assert (bankruptcy.rule, bankruptcy.to, bankruptcy.auction) == ("bankruptcy", "bank", True)
+    assert (end.rule, end.end, end.everything) == ("end_of_game", True, True)
 
 
 def test_time_limit_game_ends_at_the_agreed_hour():

@@ -14,7 +14,7 @@ from rulelang.runner import make_agents
 from scenario import RULESETS
 
 ALL = sorted(RULESETS.glob("**/*.rules"))
-ENDS = {"last_player", "bankruptcy", "time_limit", "turn_cap"}
+ENDS = {"last_player", "end_of_game", "time_limit", "turn_cap"}
 
 
 def _id(path: Path) -> str:

@@ -129,6 +129,7 @@ def test_each_form_parses(alias):
                "token_ref": "a token", "NOT": "not", "expr": "$5", "who": "player",
                "_thing": "houses", "cmp": "at least", "ordinal": "first",
                "(MONEY | INT | PERCENT)": "$5", "cond_body": "the player is in jail",
+               "cond": "the player is in jail and not the space has a house",
                "_ELSE effect": ", else nothing"}
     words = []
     for item in e.items:
@@ -277,3 +278,122 @@ def test_explain_refuses_what_is_neither_a_code_nor_a_word():
     assert result.exit_code == 2 and "pay_rent" in result.output
     result = CliRunner().invoke(main, ["explain", '"unclosed'])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- the compiled forms
+
+# The compilers, in which each primitive's compiled form is registered (vocab/compiled.py).
+_COMPILERS = ("rulelang.compile", "rulelang.evaluate", "rulelang.compile_course",
+              "rulelang.engine.moves")
+# Declared primitives with no compiled form of their own, by design: a target or a token
+# reference is resolved by its event's compiled form (`_Env.matching`, `_Env.token`), and
+# `rent dice xN` is a field of the nearest advance it modifies (no node of its own). The
+# settings are folded into engine/settings.py's `Settings`, whose fields that module asserts
+# equal to the declared settings.
+_NOT_COMPILED_ROLES = {"target", "token"}
+
+
+def test_the_compiler_knows_exactly_the_declared_primitives():
+    """The table of compiled forms holds one factory for each declared event, condition,
+    effect, amount, value and action, and nothing else; the roles without one are the
+    targets and token references, and the modifier without a node."""
+    from rulelang import compile as compile_module  # noqa: F401  (registers every form)
+    from rulelang.vocab.compiled import COMPILED, ROLES
+
+    assert set(ROLES) | _NOT_COMPILED_ROLES == set(vocab.ROLES)
+    declared = {p.name for p in vocab.PRIMITIVES if p.role in ROLES and p.node is not None}
+    assert not set(COMPILED) - declared, \
+        f"compiled forms of undeclared primitives: {sorted(set(COMPILED) - declared)}"
+    assert not declared - set(COMPILED), \
+        f"declared primitives with no compiled form: {sorted(declared - set(COMPILED))}"
+    without = {p.name for p in vocab.PRIMITIVES if p.name not in COMPILED}
+    assert without == {p.name for p in vocab.PRIMITIVES
+                       if p.role in _NOT_COMPILED_ROLES or p.node is None}
+    assert {p.name for p in vocab.PRIMITIVES if p.node is None} == {"rent_dice"}
+
+
+@pytest.mark.parametrize("name", _COMPILERS)
+def test_the_compilers_pick_no_form_by_hand(name):
+    """The compilers name no AST class but the declared primitives' and the structure's, and
+    pick no compiled form with a `match` statement: every form is found by its name."""
+    declared = {p.node.__name__ for p in vocab.PRIMITIVES if p.node is not None}
+    module = importlib.import_module(name)
+    tree = pyast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    named = {n.attr for n in pyast.walk(tree) if isinstance(n, pyast.Attribute)
+             and isinstance(n.value, pyast.Name) and n.value.id == "ast"}
+    assert named <= declared | _STRUCTURE, named - declared - _STRUCTURE
+    matches = [n.lineno for n in pyast.walk(tree) if isinstance(n, pyast.Match)
+               and any(isinstance(c.pattern, pyast.MatchClass) and _names_ast(c.pattern.cls)
+                       and c.pattern.cls.attr in declared for c in n.cases)]
+    assert not matches, f"a `match` on primitives' nodes at lines {matches}"
+
+
+def _names_ast(node) -> bool:
+    return isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) \
+        and node.value.id == "ast"
+
+
+def test_each_example_compiles_through_the_table():
+    """Every primitive's example compiles in a rulebook, its form found in the table."""
+    from rulelang import compile as compile_module  # noqa: F401  (registers every form)
+    from rulelang.vocab.compiled import COMPILED, form_of
+
+    for p in vocab.PRIMITIVES:
+        for node in _nodes(p.example):
+            if vocab.primitive_of(node) is p and p.name in COMPILED:
+                assert form_of(node) is COMPILED[p.name]
+
+
+FIRING = "../tests/data/permissions/firing_context.rules"  # from rulesets/
+
+
+def test_a_token_on_the_space_is_the_lot_acted_on_not_where_the_player_stands():
+    """`if the space holds token T` in a permission tests the lot the action is on: the
+    mortgage of the lot holding the token is refused wherever the player stands, that of
+    another lot allowed even while the player stands on the token's space."""
+    from scenario import refused, scenario
+
+    from rulelang.engine.actions import Mortgage, why_refused
+
+    text = 'a player may not mortgage a street if the space holds token "Ring"'
+    streets = {"Vermont Avenue": 0, "Connecticut Avenue": 0}
+    game = scenario(name=FIRING, owners=streets, tokens={"Ring": "Vermont Avenue"},
+                    positions={0: "GO"})
+    vermont = game.rulebook.space("Vermont Avenue").index
+    connecticut = game.rulebook.space("Connecticut Avenue").index
+    assert refused(game, 0, Mortgage(vermont), "ring_bearer").message == text
+    game = scenario(name=FIRING, owners=streets, tokens={"Ring": "Vermont Avenue"},
+                    positions={0: "Vermont Avenue"})
+    assert why_refused(game, 0, Mortgage(connecticut)) is None
+    assert refused(game, 0, Mortgage(vermont), "ring_bearer").message == text
+
+
+def test_the_partner_of_a_trade_in_jail_or_before_a_lap():
+    """`the partner is in jail` and `the partner has completed a lap` read the other player
+    of the trade, not the player nor the deed's owner."""
+    from scenario import refused, scenario
+
+    from rulelang.engine.actions import Trade, why_refused
+
+    game = scenario(name=FIRING, owners={"Vermont Avenue": 0, "Bill the Pony": 0},
+                    in_jail={1: 0})
+    vermont = game.rulebook.space("Vermont Avenue").index
+    pony = game.rulebook.space("Bill the Pony").index
+    game.state.laps[0] = 1
+    assert refused(game, 0, Trade(1, give=(vermont,)), "ring_bearer").message == \
+        "a player may not trade a street if the partner is in jail"
+    assert why_refused(game, 0, Trade(2, give=(vermont,))) is None
+    assert refused(game, 0, Trade(2, give=(pony,)), "ring_bearer").message == \
+        "a player may not trade a railroad unless the partner has completed a lap"
+    game.state.laps[2] = 1
+    assert why_refused(game, 0, Trade(2, give=(pony,))) is None
+
+
+@pytest.mark.parametrize("primitive", vocab.of_role("factor") + vocab.of_role("amount"),
+                         ids=lambda p: p.name)
+def test_messages_write_a_value_by_its_declared_form(primitive):
+    """units.shown writes each value back as its example writes it, from its declaration."""
+    from rulelang import units
+
+    nodes = [n for n in _nodes(primitive.example) if vocab.primitive_of(n) is primitive]
+    assert nodes and all(units.shown(n) in primitive.example for n in nodes)

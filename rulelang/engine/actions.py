@@ -224,15 +224,29 @@ def why_refused(game: Game, seat, action) -> str | None:
 
 
 def refusal(game: Game, setting: str, message: str) -> IllegalAction:
-    """The refusal by the rule whose `set` line of `setting` is in force."""
-    return IllegalAction(game.rulebook.origins[setting], message)
+    """The refusal by the rule whose `set` line of `setting` is in force, or by the engine's
+    own checks when no rule sets it."""
+    return IllegalAction(_origin(game, setting), message)
+
+
+def _origin(game: Game, setting: str) -> str:
+    """The rule whose `set` line of `setting` is in force; "engine" when none sets it."""
+    rule = game.rulebook.origins[setting]
+    return "engine" if rule.startswith("default ") else rule
+
+
+def _supply_rule(game: Game, setting: str) -> str:
+    """Who refuses a building the bank has none of: the rulebook's rule for buildings running
+    short, else the rule that sets the supply."""
+    shortage = game.rulebook.course.shortage
+    return shortage[0].rule if shortage else _origin(game, setting)
 
 
 def _owned(game: Game, seat, pos, setting: str, rule: str = ""):
     """The lot, if it is a property of the player's; else the refusal by the rule whose `set`
     line of `setting` is in force (or by `rule`)."""
     rb = game.rulebook
-    rule = rule or rb.origins[setting]
+    rule = rule or _origin(game, setting)
     if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
         raise IllegalAction(rule, f"space {pos} is not a property")
     if game.state.owner[pos] != seat:
@@ -295,13 +309,13 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
             raise refusal(game, "houses_per_hotel",
                           f"a hotel needs {per_hotel} houses on every lot of the group")
         if st.bank_hotels <= 0:
-            raise refusal(game, "building_shortage_auction", "the bank has no hotel left")
+            raise IllegalAction(_supply_rule(game, "hotels"), "the bank has no hotel left")
         permits = rb.permits["build"]
         if permits:
             _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOTEL))
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
-        raise refusal(game, "building_shortage_auction", "the bank has no house left")
+        raise IllegalAction(_supply_rule(game, "houses"), "the bank has no house left")
     permits = rb.permits["build"]
     if permits:
         _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOUSE))
@@ -377,7 +391,7 @@ def check_trade(game: Game, seat, t: Trade) -> None:
     if t.give_cards > len(st.jail_cards[seat]) or t.take_cards > len(st.jail_cards[p]):
         raise refused("the player does not hold that many jail cards")
     if t.cash > st.cash[seat] or -t.cash > st.cash[p]:
-        raise refusal(game, "loans", "cash must be in hand: players never lend")
+        raise IllegalAction("engine", "cash must be in hand: players never lend")
     if not (t.give or t.take or t.cash or t.give_cards or t.take_cards):
         raise refused("an empty trade")
     _permit_trade(game, seat, t)
@@ -389,7 +403,9 @@ def check_trade(game: Game, seat, t: Trade) -> None:
 def apply(game: Game, seat, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
-        raise refusal(game, "bankruptcy_to_bank", "a bankrupt player cannot act")
+        rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
+        raise IllegalAction(rules[0].rule if rules else "engine",
+                            "a bankrupt player cannot act")
     run = _APPLY.get(type(action))
     if run is None:
         raise IllegalAction("agent", f"not an action: {action!r}")
@@ -403,15 +419,11 @@ def _apply_build(game: Game, seat, action) -> None:
         raise refusal(game, "max_houses", "not enough cash to build")
     # fewer players than buildings left: no shortage, whoever wants them
     if (st.bank_houses if kind == "house" else st.bank_hotels) < st.players:
-        s = game.settings
-        auction, from_cost, rule = (s.building_shortage_auction, s.building_auction_from_cost,
-                                    game.rulebook.origins["building_shortage_auction"])
         for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
             if ins.auction and ins.holds(game, seat):
-                auction, from_cost, rule = True, from_cost or ins.from_cost, ins.rule
+                if _shortage(game, seat, kind, ins.from_cost, ins.rule):
+                    return
                 break
-        if auction and _shortage(game, seat, kind, from_cost, rule):
-            return
     _build(game, seat, pos, kind)
 
 
@@ -514,7 +526,9 @@ def _build(game: Game, seat, pos, kind) -> None:
         st.bank_hotels -= 1
         game.transfer(seat, st.bank, sp.hotel_cost, "hotel", rule)
     else:
-        rule = rb.origins["max_houses"]
+        rule = _origin(game, "max_houses")
+        if rule == "engine" and rb.permits["build"]:
+            rule = rb.permits["build"][0].rule  # the rule that says when houses are built
         st.houses[pos] += 1
         st.bank_houses -= 1
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
@@ -663,21 +677,8 @@ def _trade(game: Game, seat, t: Trade) -> None:
         game.give_deed(q, p, rule)
     for q in t.take:
         game.give_deed(q, seat, rule)
-    for q in t.give:
-        if st.mortgaged[q] and not st.bankrupt[p]:
-            take_mortgaged(game, p, q)
-    for q in t.take:
-        if st.mortgaged[q] and not st.bankrupt[seat]:
-            take_mortgaged(game, seat, q)
     if game.rulebook.course.deed_changes_hands:
         deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take])
-
-
-def take_mortgaged(game: Game, seat, pos) -> None:
-    """A new owner of a mortgaged lot lifts it now, or pays the interest now and again later."""
-    if not game.settings.transfer_interest:
-        return
-    lift_or_interest(game, seat, pos)
 
 
 def deeds_received(game: Game, received) -> None:
@@ -689,12 +690,10 @@ def deeds_received(game: Game, received) -> None:
             course.fire(game, hooks, seat, pos)
 
 
-def lift_or_interest(game: Game, seat, pos, rule: str = "") -> None:
+def lift_or_interest(game: Game, seat, pos, rule: str) -> None:
     """The new owner of the mortgaged lot lifts it, if it holds the price and wishes so, or
-    pays the bank the interest (rounded up), labelled by `rule` (a rule's instruction) or the
-    rule in force."""
+    pays the bank the interest (rounded up), by `rule`."""
     st = game.state
-    rule = rule or game.rulebook.origins["transfer_interest"]
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:

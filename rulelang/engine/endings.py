@@ -99,15 +99,17 @@ def end_now(game: Game, reason: str, rule: str) -> None:
 def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     """The player cannot pay a debt of `rule`: everything goes to the creditor (a player, the
     bank or a pot). The `bankrupt` line names the debt's rule; what follows is the
-    bankruptcy rule's (the provenance of `bankruptcy_to_bank`).
+    settlement's, labelled by the rulebook's bankruptcy rules (`when a player goes bankrupt`)
+    or, with none, "engine".
 
     To a player: buildings sold to the bank at half price, then cash, deeds and jail cards to
-    the creditor, who pays the interest on mortgaged deeds. To the bank or a pot: cash to
-    it, deeds back to the bank free of their mortgages, auctioned unless the rulebook keeps
-    them. The bankruptcy that ends the game (end_at_bankruptcy) holds no auction and asks no
-    interest, and with final_bankruptcy = everything_to_creditor the buildings go too.
+    the creditor (a `deed changes hands` rule asks the interest on mortgaged deeds). To the
+    bank or a pot: cash to it, deeds back to the bank free of their mortgages, auctioned if a
+    rule says `the bank auctions the lots`. The bankruptcy that a rule's `end the game` ends
+    the game with holds no auction and asks no interest, and with `everything goes to the
+    creditor` the buildings go too.
     """
-    st, s = game.state, game.settings
+    st = game.state
     if st.bankrupt[seat] or alive(game) == 1:
         # the last player in the game has won: what it cannot pay (the interest on the
         # mortgaged deeds of the bankruptcy that left it alone, say) is not asked of it
@@ -115,12 +117,10 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     rb = game.rulebook
     if game._log:
         game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
-    label = rb.origins["bankruptcy_to_bank"]
-    ending = 0 < s.end_at_bankruptcy <= st.bankruptcies + 1
-    everything = ending and s.final_bankruptcy == "everything_to_creditor"
-    auction = s.bankruptcy_to_bank == "auction"
-    reason = "bankruptcy"
-    rules = game.rulebook.course.bankrupt
+    rules = rb.course.bankrupt
+    label = rules[0].rule if rules else "engine"  # the first bankruptcy rule's
+    ending = everything = auction = False
+    reason = ""
     if rules:
         # `when a player goes bankrupt`: the settlement's instructions, read before it; the
         # count of bankruptcies includes this one (nothing reads it in between)
@@ -152,12 +152,8 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         st.jail_cards[seat] = []
         for pos in lots:
             game.give_deed(pos, creditor, label)
-        if not ending:
-            for pos in lots:
-                if st.mortgaged[pos] and not st.bankrupt[creditor]:
-                    act.take_mortgaged(game, creditor, pos)
-            if game.rulebook.course.deed_changes_hands:
-                act.deeds_received(game, [(creditor, pos) for pos in lots])
+        if not ending and rb.course.deed_changes_hands:
+            act.deeds_received(game, [(creditor, pos) for pos in lots])
     else:
         for deck_index, card_index in st.jail_cards[seat]:
             st.decks[deck_index].append(card_index)
@@ -184,7 +180,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         game.finish("last_player", last, label)
         raise GameOver
     if ending:
-        end_now(game, reason, rb.origins["end_at_bankruptcy"] if reason == "bankruptcy" else reason)
+        end_now(game, reason, reason)
 
 
 def alive(game: Game) -> int:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# the engine's own causes (setup, turn, agent, the bounds): declared with the vocabulary, since
+# no rule may take their names (E118)
+from rulelang.vocab.types import ENGINE_CAUSES
+
+__all__ = ["ENGINE_CAUSES", "FIELDS", "Firing"]
+
 if TYPE_CHECKING:
     from .tables import RentContext
-
-
-# The causes that are the engine's own, never a rule of the rulebook: the game's setup, the
-# turn's throws and dice moves, an agent's answer that is no action, and the engine's bounds.
-ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit")
 
 FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
           "other", "amount", "building", "card")

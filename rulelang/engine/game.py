@@ -20,7 +20,6 @@ from . import course, endings, tokens
 from .endings import GameOver
 from .firing import Firing
 from .holdings import Holdings
-from .setup import deal_deeds
 from .state import State
 from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, RentContext, Rulebook
 
@@ -165,22 +164,16 @@ class Game(Holdings):
             agents=[getattr(a, "name", type(a).__name__) for a in self.agents],
         )
         # `when the game starts` runs by stages: the decks, then the starting cash and the
-        # characters, then the rules' other effects, then the first player
+        # characters, then the rules' other effects, then the first player (seat 0 unless a
+        # rule draws it)
         c = rb.course
-        if s.shuffle_decks:
-            course.shuffle_decks(self, rb.origins["shuffle_decks"])
         if c.setup_first:
             course.fire(self, c.setup_first, -1)
         capital = rb.origins["starting_cash"]
         for seat in range(n):
             self.transfer(st.bank, seat, s.starting_cash, "starting cash", capital)
         tokens.setup(self)
-        if s.deal_deeds:
-            deal_deeds(self, s.deal_deeds, s.deal_deeds_paid, rb.origins["deal_deeds"])
-        first = rb.origins["first_player"]
-        tie_break = False
-        if s.first_player == "highest_roll" and n > 1:
-            tie_break = course.highest_roll(self, MAX_TIES, first)
+        first, tie_break = "setup", False
         if c.setup_last:
             self._first = (first, tie_break)  # a rule's `the player with the highest roll starts`
             course.fire(self, c.setup_last, -1)
@@ -416,7 +409,8 @@ class Game(Holdings):
     def rent_due(self, pos: int, f: Firing) -> int:
         """The rent the space's scheme gives now (0 on a mortgaged or unowned lot): a
         utility's is by the total of the firing's throw, or of a new throw for a card's
-        `rent dice xN`; a card's `rent xN` multiplies it."""
+        `rent dice xN`; a card's `rent xN` multiplies it (and the rulebook's `rent is due`
+        rules, in `pay rent`: a whole group's double rent)."""
         st, rb = self.state, self.rulebook
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
@@ -428,10 +422,7 @@ class Game(Holdings):
             if st.hotels[pos]:
                 rent = sp.rents[-1]
             else:
-                houses = st.houses[pos]
-                rent = sp.rents[houses]
-                if houses == 0 and self._full_group_rent(owner, sp.group):
-                    rent = rent * self.settings.full_group_rent // 100
+                rent = sp.rents[st.houses[pos]]
         else:
             held = 0
             for q in rb.groups[sp.group]:
@@ -451,17 +442,11 @@ class Game(Holdings):
             rent *= ctx.factor
         return rent
 
-    def _full_group_rent(self, owner: int, group: int) -> bool:
-        st = self.state
-        counts_mortgaged = self.settings.full_group_counts_mortgaged
-        for q in self.rulebook.groups[group]:
-            if st.owner[q] != owner or (st.mortgaged[q] and not counts_mortgaged):
-                return False
-        return True
-
-    def pay_rent(self, f: Firing, factor: int = 1) -> None:
+    def pay_rent(self, f: Firing, factor: int = 1, by: list | None = None) -> None:
         """`pay rent` on the space the player stands on: the owner on landing (the
-        firing's) claims the rent, by the firing's rule (the hot path of every game)."""
+        firing's) claims the rent, by the firing's rule (the hot path of every game). `by`:
+        the (rule, factor) of the `when rent is due` rules that multiplied it, each logged
+        as a `rent_factor` line before the rent is paid."""
         st = self.state
         seat = f.player
         pos = st.position[seat]
@@ -474,6 +459,9 @@ class Game(Holdings):
             return
         rent = self.rent_due(pos, f) * factor
         if rent:
+            if by and self._log:
+                for rule, mult in by:
+                    self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
             cash = st.cash
             if cash[seat] >= rent and not self._log:
                 cash[seat] -= rent
@@ -596,11 +584,9 @@ class Game(Holdings):
             freed = not st.in_jail[seat]  # a rule let the player out: it moves by the throw
         if freed:
             pass
-        elif s.jail_exit_doubles and self.last_double:
-            self._free(seat, "doubles", rb.origins["jail_exit_doubles"])
-            if self.stop:
-                return
         elif st.jail_turns[seat] >= s.jail_turns:
+            # no rule let the player out after its last turn (the rulebooks' `pay the fine,
+            # leave jail` does, before this): the engine's own exit
             forced = rb.origins["jail_turns"]
             if not self.charge(seat, self.fine_account, s.jail_fine, "jail fine", forced):
                 return

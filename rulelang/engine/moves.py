@@ -4,12 +4,16 @@ One generic decision, `Agent.choose(game, seat, Choice) -> int`, answers both `t
 chooses one: A; B` (options: each option's text) and a target of the player's choice
 (options: the candidate spaces' names, `spaces` their positions). The engine validates the
 answer before anything changes (`IllegalAction` naming the rule) and logs a `choice` line
-naming the rule of the firing that asks. Every effect here is `effect(game, firing)`.
+naming the rule of the firing that asks. Every effect here is `effect(game, firing)`; the
+compiled forms of the moves' primitives (vocab/compiled.py) resolve a node's names with the
+compiler's environment and make them.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
+
+from rulelang.vocab.compiled import compiled
 
 from . import actions as act
 from .firing import Firing
@@ -109,3 +113,20 @@ def choose_space(of_kind: tuple[int, ...], owner: str | None, test: SpaceTest | 
         game.move_by(f.player, steps, f, None, not straight)
 
     return run
+
+
+# ---------------------------------------------------------------- compiled forms
+
+
+@compiled("advance_next")
+def _advance_next(env, e):
+    is_kind = env.kind_table(e.kind)[0]
+    other = env.effect(e.otherwise) if e.otherwise is not None else None
+    return advance_next(is_kind, e.owner, env.where(e.where), other)
+
+
+@compiled("advance_choice", "move_choice")
+def _choose_space(env, e):
+    is_kind = env.kind_table(e.kind)[0]
+    of_kind = tuple(q for q, yes in enumerate(is_kind) if yes)
+    return choose_space(of_kind, e.owner, env.where(e.where), e.straight)

@@ -205,7 +205,7 @@ class Rulebook:
     # what the permissions guarantee in every state (compile_permits.GUARANTEES' keys), and
     # the rule that governs trades (their log lines and refusals name it)
     guarantees: frozenset = frozenset()
-    trade_rule: str = "agent"
+    trade_rule: str = "engine"
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)

@@ -11,6 +11,7 @@ primitive: docs/adding-a-primitive.md.
 
 from __future__ import annotations
 
+from rulelang.ast import Name, Text
 from rulelang.vocab.conditions import CONDITIONS
 from rulelang.vocab.effects import AMOUNTS, EFFECTS
 from rulelang.vocab.events import EVENTS, TARGETS, TOKEN_REFS
@@ -20,13 +21,14 @@ from rulelang.vocab.movement import MOVEMENT_EFFECTS, MOVEMENT_EVENTS
 from rulelang.vocab.permissions import ACTIONS
 from rulelang.vocab.settings import SETTINGS, SettingSpec
 from rulelang.vocab.spec import (
-    ROLES, Expansion, Facts, Form, Param, ParamType, Primitive, Slot, expansions, shown,
+    INLINE_ARTICLE, POSSESSIVE, ROLES, Expansion, Facts, Form, Param, ParamType, Primitive,
+    Slot, expansions, parse_template, shown,
 )
 from rulelang.vocab.types import TYPES
 
 __all__ = ["PRIMITIVES", "BY_NAME", "EXPANSIONS", "TYPES", "SETTINGS", "ROLES", "Facts",
            "Form", "Param", "ParamType", "Primitive", "Expansion", "Slot", "SettingSpec",
-           "primitive_of", "facts_of", "money_of", "unit_of", "of_role", "shown_forms"]
+           "primitive_of", "facts_of", "money_of", "unit_of", "of_role", "shown_forms", "written"]
 
 # In the order of the documentation's tables (and of the grammar's alternatives).
 PRIMITIVES: tuple[Primitive, ...] = (EVENTS + ROLL_EVENTS + MOVEMENT_EVENTS + GAME_EVENTS
@@ -84,3 +86,54 @@ def money_of(node) -> tuple[str, str] | None:
 def shown_forms(p: Primitive) -> list[str]:
     """Each form of a primitive as the documentation writes it."""
     return [shown(f, p, TYPES) for f in p.forms]
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _word(slot: Slot, value) -> str | None:
+    """A slot's value as it is written: a name quoted or bare, an ordinal, a percentage."""
+    if value is None:
+        return None
+    if isinstance(value, Text):
+        return f'"{value.value}"'
+    if isinstance(value, Name):
+        return value.name
+    if slot.type == "ordinal":
+        return _ORDINALS[value - 1] if 1 <= value <= len(_ORDINALS) else str(value)
+    if slot.type == "percent":
+        return f"{value}%"
+    return str(value)
+
+
+def _written(tree: list, node) -> list[str] | None:
+    out: list[str] = []
+    for item in tree:
+        if isinstance(item, list):  # an optional part: written when all its slots are filled
+            out += _written(item, node) or []
+        elif isinstance(item, Slot):
+            word = _word(item, getattr(node, item.field, None))
+            if word is None:
+                return None
+            out.append(word)
+        elif item is not None and item != INLINE_ARTICLE:
+            out.append(item)
+        else:
+            out.append("a")
+    return out
+
+
+def written(node) -> str | None:
+    """A primitive's node written back in words by the first of its declared forms that fits
+    it (its fixed fields, every slot filled): `the player's net worth`; None for a node that
+    is not a primitive's."""
+    p = primitive_of(node)
+    if p is None:
+        return None
+    for form in p.forms:
+        if any(getattr(node, k) != v for k, v in form.fixed.items()):
+            continue
+        words = _written(parse_template(form.template, p), node)
+        if words is not None:
+            return " ".join(words).replace(f" {POSSESSIVE}", POSSESSIVE).replace(" ,", ",")
+    return None

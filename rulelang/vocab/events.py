@@ -4,7 +4,7 @@ about (token references)."""
 from __future__ import annotations
 
 from rulelang import ast
-from rulelang.vocab.spec import Form, Param, Primitive
+from rulelang.vocab.spec import Facts, Form, Param, Primitive
 
 __all__ = ["EVENTS", "TARGETS", "TOKEN_REFS"]
 
@@ -32,6 +32,7 @@ EVENTS = (
         "turn_starts", "event", ast.TurnStarts,
         (Form("a/an turn starts"),),
         "before the player rolls",
+        facts=Facts(throw=False),
         example="when a turn starts if the player is in jail: nothing"),
     Primitive(
         "die_shows", "event", ast.DieShows,
@@ -48,6 +49,7 @@ EVENTS = (
         "once at setup, before the first player is chosen; no player acts: only token moves, "
         "`roll the dice` and the setup's effects (by stages: the decks, the deal, the first "
         "player)",
+        facts=Facts(throw=False),
         example='when the game starts: roll the dice'),
     Primitive(
         "meets", "event", ast.Meets,

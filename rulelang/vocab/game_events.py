@@ -18,8 +18,9 @@ __all__ = ["GAME_EVENTS", "GAME_EFFECTS", "SETUP_STAGE", "MONEY", "STILL"]
 MONEY = "money"  # effects that only move money (no purchase, no rent), and `nothing`
 STILL = "still"  # every effect that neither moves the pawn nor sends it to jail
 
-_MONEY = Facts(allows=(MONEY,))
-_STILL = Facts(allows=(STILL,))
+# the events of the game's course come with no throw: their firing has no dice
+_MONEY = Facts(allows=(MONEY,), throw=False)
+_STILL = Facts(allows=(STILL,), throw=False)
 _KIND = Param("kind", "kind")
 
 GAME_EVENTS = (
@@ -84,7 +85,7 @@ GAME_EVENTS = (
         (Form("a/an deed changes hands"),),
         "once per deed a player receives by a trade or from a bankrupt player, after the whole "
         "trade or transfer; the player is the new owner",
-        facts=Facts(allows=(MONEY, "lift_or_interest")),
+        facts=Facts(allows=(MONEY, "lift_or_interest"), throw=False),
         example="when a deed changes hands: lift the mortgage or pay the interest"),
     Primitive(
         "card_drawn", "event", ast.CardDrawn,
@@ -108,28 +109,28 @@ GAME_EVENTS = (
          Form("a/an player goes bankrupt to another player", {"to": "player"})),
         "the player cannot pay (the bank or a pot, another player): its effects say how the "
         "engine settles the bankruptcy; `the number of bankruptcies` counts this one",
-        facts=Facts(allows=("bank_auctions_lots", "everything_to_creditor", "end_game")),
+        facts=Facts(allows=("bank_auctions_lots", "everything_to_creditor", "end_game"), throw=False),
         example="when a player goes bankrupt to the bank: the bank auctions the lots"),
     Primitive(
         "game_ends", "event", ast.GameEnds,
         (Form("the game ends"),),
         "a rule or the last player standing has ended the game, the winner known; an "
         "observer: only `nothing`",
-        facts=Facts(allows=()),
+        facts=Facts(allows=(), throw=False),
         example="when the game ends: nothing"),
     Primitive(
         "time_limit_reached", "event", ast.TimeLimitReached,
         (Form("the time limit is reached"),),
         "once, at the end of the player-turn that reaches `time_limit` minutes on the "
         "simulated clock (`seconds_per_turn` a turn); no player acts",
-        facts=Facts(allows=("end_game",)),
+        facts=Facts(allows=("end_game",), throw=False),
         example="when the time limit is reached: end the game"),
     Primitive(
         "buildings_run_short", "event", ast.BuildingsRunShort,
         (Form("buildings run short"),),
         "a player builds while the bank holds fewer buildings of that kind than there are "
         "players in the game",
-        facts=Facts(allows=("auction_building",)),
+        facts=Facts(allows=("auction_building",), throw=False),
         example="when buildings run short: auction the building"),
 )
 

@@ -25,7 +25,8 @@ from typing import Iterator
 import attrs
 from attrs import frozen
 
-__all__ = ["ParamType", "Param", "Facts", "Form", "Primitive", "Expansion", "ROLES"]
+__all__ = ["ParamType", "Param", "Facts", "Form", "Primitive", "Expansion", "ROLES",
+           "parse_template"]
 
 # What each role of primitive is in the grammar: the nonterminal its forms are alternatives
 # of, and the alternatives written by hand in grammar.lark before them (if any).
@@ -105,6 +106,9 @@ class Facts:
     # An event that allows only some effects (E351): classes of effects ("money", "still")
     # and names of effects; None: any effect. `nothing` is always allowed.
     allows: tuple[str, ...] | None = None
+    # An event whose firing carries the throw of the turn (the dice, their total): False for
+    # the events that come before a throw or apart from one (E307 on a test of the dice).
+    throw: bool = True
 
 
 @frozen(eq=False)  # declarations are compared by identity
@@ -227,7 +231,7 @@ class Expansion:
         return f"Expansion({self.alias!r}, {self.items!r})"
 
 
-def _parse(template: str, primitive: Primitive) -> list:
+def parse_template(template: str, primitive: Primitive) -> list:
     """The template as a tree: keyword str, None (article), Slot, or a list (optional)."""
     stack: list[list] = [[]]
     for piece in _PIECE.findall(template):
@@ -273,7 +277,7 @@ def expansions(primitive: Primitive) -> list[Expansion]:
     for form in primitive.forms:
         if not form.grammar:
             continue
-        for items in _ways(_parse(form.template, primitive)):
+        for items in _ways(parse_template(form.template, primitive)):
             n = len(out) + 1
             alias = primitive.name if n == 1 else f"{primitive.name}__{n}"
             out.append(Expansion(primitive, form, alias, items))

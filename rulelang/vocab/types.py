@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from rulelang.vocab.spec import ParamType
 
-__all__ = ["TYPES"]
+__all__ = ["TYPES", "ENGINE_CAUSES"]
+
+# The causes that are the engine's own, never a rule of the rulebook: the game's setup, the
+# turn's throws and dice moves, an agent's answer that is no action, the engine's bounds, and
+# what it does or refuses when no rule says (a check no setting or rule decides, the estate of
+# a bankrupt player without a bankruptcy rule). The event log names them where it names a
+# rule, so no rule may take one of these names (E118).
+ENGINE_CAUSES = ("setup", "turn", "agent", "turn_cap", "roll_limit", "chain_limit", "engine")
 
 TYPES: dict[str, ParamType] = {t.name: t for t in (
     ParamType("money", "qty", "$N", "an amount of money, written `$200`"),
@@ -59,7 +66,7 @@ TYPES: dict[str, ParamType] = {t.name: t for t in (
     ParamType("token_ref", "token_ref", "TOKEN", "`token \"Name\"`, `a token` or `a token of "
               "another side`"),
     ParamType("negation", "NOT", "not", "`not`: the opposite"),
-    ParamType("condition", "cond_body", "CONDITION", "a condition, as after `if`; the space "
+    ParamType("condition", "cond", "CONDITION", "a condition, as after `if`; the space "
               "it tests is the candidate space"),
     ParamType("otherwise", "_ELSE effect", ", else EFFECT",
               "`, else` and one effect: what happens when no space qualifies"),
