@@ -135,7 +135,7 @@ def test_what_no_permission_forbids_is_allowed(rules):
     assert game.state.houses[park] == 1 and not game.state.mortgaged[park]
     assert cash - game.state.cash[0] == rb.spaces[park].house_cost + act.lift_cost(game, park)
     apply(game, 0, Mortgage(rb.space("Baltic Avenue").index))
-    err = refused(game, 1, Mortgage(board), "default mortgage_interest")
+    err = refused(game, 1, Mortgage(board), "engine")
     assert "sell them before mortgaging" in err.message
     game.agents[1] = Scripted(accept=True)
     apply(game, 0, Trade(1, give=(park,), cash=0))
@@ -164,7 +164,7 @@ def test_validity_comes_before_permissions():
     """An action the engine's checks refuse is refused by them, whatever the permissions."""
     game = _game(owners={"Oriental Avenue": 1}, in_jail={0: 0})
     oriental = game.rulebook.space("Oriental Avenue").index
-    err = refused(game, 0, Build(oriental), "houses")
+    err = refused(game, 0, Build(oriental), "engine")  # no rule sets max_houses
     assert "is not the player's" in err.message
     # the permissions alone would refuse it too
     assert act.why_refused(game, 0, Build(oriental)) is not None
