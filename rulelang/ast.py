@@ -305,8 +305,16 @@ class BankCount:
     span: Span = field(eq=False, default=NOWHERE)
 
 
+@node
+class TheBid:
+    """`the bid`: the amount bid, in a permission to bid (its subject "bid")."""
+
+    subject: str = "bid"
+    span: Span = field(eq=False, default=NOWHERE)
+
+
 Factor = Union[DiceTotal, DieValue, PotAmount, Possessive, SpaceValue, CountOwned, GameCount,
-               BankCount]
+               BankCount, TheBid]
 
 
 @node

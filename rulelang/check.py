@@ -502,6 +502,8 @@ class _Checker:
                            "player: ...")
             elif subject == "partner":
                 what = ("the partner", "only a permission to trade has a partner")
+            elif subject == "bid":
+                what = ("the bid", "only a permission to bid has a bid")
             elif subject == "player" and isinstance(event, ast.GameStarts):
                 what = ("the player", "no player acts when the game starts")
             elif _reads_dice(node) and not throw:

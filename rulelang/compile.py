@@ -11,7 +11,7 @@ a coded RuleError.
 
 from __future__ import annotations
 
-from . import ast, compile_course, evaluate
+from . import ast, compile_course, compile_permits, evaluate
 from .vocab.compiled import compiled, form_of
 from .diagnostics import RuleError
 from .engine import actions as act
@@ -127,6 +127,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         roll_hooks=tuple(env.hooks("rolls")),
         jail_roll_hooks=tuple(env.hooks("jail_rolls")),
         count_turns=env.turns,
+        guarantees=compile_permits.guarantees(program),
+        trade_rule=compile_permits.trade_rule(program),
     )
 
 
@@ -388,7 +390,7 @@ class _Env:
                     if not t(g, f):
                         return False
                 return True
-        return Permit(rule, permission.text, test, per_lot)
+        return Permit(rule, permission.text, test, per_lot, compile_permits.exact(permission))
 
     def condition(self, c):
         """The closure for one condition: called as test(game, firing)."""

@@ -20,7 +20,6 @@ import operator
 from typing import Callable
 
 from rulelang import ast, units
-from rulelang.engine.actions import level
 from rulelang.engine.tables import PROPERTY_KINDS
 from rulelang.vocab.compiled import compiled, form_of
 
@@ -118,6 +117,11 @@ def _count(env, node: ast.CountOwned) -> Value:
 @compiled("bank_count")
 def _bank(env, node: ast.BankCount) -> Value:
     return _bank_count(env, node.thing)
+
+
+@compiled("the_bid")
+def _the_bid(env, node: ast.TheBid) -> Value:
+    return lambda g, f: f.amount
 
 
 @compiled("game_count")
@@ -353,13 +357,46 @@ def _building_level(env, c: ast.Condition) -> Test:
         lots = groups[pos]
         if not lots:
             return False
-        here = level(g, pos)
+        st = g.state
+        houses, hotels = st.houses, st.hotels
+        top = g.settings.houses_per_hotel + 1  # a hotel's level (actions.level)
+        here = top if hotels[pos] else houses[pos]
         for q in lots:
-            there = level(g, q)
+            there = top if hotels[q] else houses[q]
             if (there < here) if fewest else (there > here):
                 return False
         return True
     return _negated(c, extreme)
+
+
+def _some_lot(node: ast.LotTest, groups, lot) -> Test:
+    """`a lot of the group ...`: the two tests the official rulebooks ask on every build,
+    mortgage and trade (is mortgaged, has a building) read the state directly."""
+    if node.test == "mortgaged" and not node.negated:
+        def some_mortgaged(g, f):
+            mortgaged = g.state.mortgaged
+            for q in groups[_space(g, f)]:
+                if mortgaged[q]:
+                    return True
+            return False
+        return some_mortgaged
+    thing = units.thing(node.thing.name) if node.thing is not None else "building"
+    if node.test == "buildings" and node.cmp == "ge" and node.count == 1 and thing == "building":
+        def some_built(g, f):
+            st = g.state
+            houses, hotels = st.houses, st.hotels
+            for q in groups[_space(g, f)]:
+                if houses[q] or hotels[q]:
+                    return True
+            return False
+        return some_built
+
+    def some(g, f):
+        for q in groups[_space(g, f)]:
+            if lot(g, q):
+                return True
+        return False
+    return some
 
 
 @compiled("lot_test")
@@ -383,7 +420,7 @@ def _lot_test(env, node: ast.LotTest) -> Test:
         return lambda g, f: lot(g, _space(g, f))
     groups = _group_of(env)
     if subject == "a lot":
-        return lambda g, f: any(lot(g, q) for q in groups[_space(g, f)])
+        return _some_lot(node, groups, lot)
     if subject == "no lot":
         def none(g, f):
             lots = groups[_space(g, f)]

@@ -218,16 +218,23 @@ def _check_buildings(st: State, game: Game) -> None:
         if st.mortgaged[q]:
             _fail(f"{sp.name!r} is mortgaged and built", f"$.game.state.mortgaged[{q}]")
     top = s.houses_per_hotel + 1  # a hotel stands for the houses it replaced, and one more
-    even = s.building_even and s.building_sale_even
+    # what the rulebook's permissions guarantee in every state of its games (compile_permits):
+    # a built group is held whole if building needs the whole group and no deed of a built
+    # group is traded; no lot of it is mortgaged if building needs none mortgaged and no lot
+    # of a built group can be mortgaged or traded; it is level if built and sold evenly too
+    held = rb.guarantees
+    whole = rb.whole_group_to_build and "trade_unbuilt" in held
+    unmortgaged = {"build_unmortgaged", "mortgage_unbuilt", "trade_unbuilt"} <= held
+    even = whole and {"build_evenly", "sell_evenly"} <= held
     for g in rb.street_groups:
         members = rb.groups[g]
         levels = [top if st.hotels[q] else st.houses[q] for q in members]
         if not any(levels):
             continue
         name, where = rb.group_names[g], f"$.game.state.houses[{members[0]}]"
-        if s.building_requires_full_group and len({st.owner[q] for q in members}) != 1:
+        if whole and len({st.owner[q] for q in members}) != 1:
             _fail(f"the group {name!r} is built but not held whole", where)
-        if s.building_on_mortgaged == "forbidden" and any(st.mortgaged[q] for q in members):
+        if unmortgaged and any(st.mortgaged[q] for q in members):
             _fail(f"the group {name!r} is built while one of its lots is mortgaged", where)
         if even and max(levels) - min(levels) > 1:
             shown = ", ".join("a hotel" if st.hotels[q] else str(st.houses[q]) for q in members)

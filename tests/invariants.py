@@ -176,7 +176,11 @@ class Checker:
                     self.fail(f"{rb.spaces[q].name!r} holds {houses[q]} houses and "
                               f"{hotels[q]} hotels")
         top = s.houses_per_hotel + 1  # a hotel stands for the houses it replaced, and one more
-        even = s.building_even and s.building_sale_even
+        # what the rulebook's permissions guarantee (compile_permits), as save_check reads it
+        g = rb.guarantees
+        whole = rb.whole_group_to_build and "trade_unbuilt" in g
+        unmortgaged = {"build_unmortgaged", "mortgage_unbuilt", "trade_unbuilt"} <= g
+        even = whole and {"build_evenly", "sell_evenly"} <= g
         for members in self.street_groups:
             levels = [top if hotels[q] else houses[q] for q in members]
             if not any(levels):
@@ -186,15 +190,15 @@ class Checker:
             for q, level in zip(members, levels):
                 if level and st.mortgaged[q]:
                     self.fail(f"{rb.spaces[q].name!r} is mortgaged and built")
-            if s.building_requires_full_group and len(owners) != 1:
+            if whole and len(owners) != 1:
                 self.fail(f"group {name!r} is built but not held whole")
-            if s.building_on_mortgaged == "forbidden" and any(st.mortgaged[q] for q in members):
+            if unmortgaged and any(st.mortgaged[q] for q in members):
                 self.fail(f"group {name!r} is built while one of its lots is mortgaged")
-            # Where a group may be built in parts (building_requires_full_group = no), a
+            # Where a group may be built in parts (no permission asks for the whole group), a
             # bankruptcy sells one owner's buildings and leaves the others' standing, and its
             # creditor may get a bare lot beside its built one: evenness holds at each build
             # and sale there (check_even), not in every state.
-            if even and s.building_requires_full_group and max(levels) - min(levels) > 1:
+            if even and max(levels) - min(levels) > 1:
                 self.fail(f"group {name!r} is built unevenly: {levels}")
 
     def check_even(self, space: str, step: int) -> None:
@@ -202,7 +206,7 @@ class Checker:
         sold (-1) came off a lot of its highest (when the rulebook builds or sells evenly)."""
         game = self.game
         st, rb, s = game.state, game.rulebook, game.settings
-        if not (s.building_even if step > 0 else s.building_sale_even):
+        if ("build_evenly" if step > 0 else "sell_evenly") not in rb.guarantees:
             return
         top = s.houses_per_hotel + 1
         pos = rb.space(space).index

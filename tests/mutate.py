@@ -49,10 +49,11 @@ BUGS = (
         "factors of `when rent is due` rules ignored", "rulelang/compile.py",
         "                times *= mult\n",
         "                pass\n"),
-    Bug("uneven_building", "uneven building allowed within a group",
-        "rulelang/engine/actions.py",
-        "if s.building_even and lowest < here:",
-        "if False:"),
+    Bug("uneven_building", "uneven building allowed within a group: `the space has the fewest "
+        "buildings of the group` holds one level above the fewest",
+        "rulelang/evaluate.py",
+        "if (there < here) if fewest else (there > here):",
+        "if (there < here - 1) if fewest else (there > here):"),
     Bug("bankruptcy_keeps_mortgages", "a bankruptcy to the bank that forgets to cancel the "
         "mortgages: the bank holds mortgaged deeds", "rulelang/engine/endings.py",
         "                game.set_mortgaged(pos, False)\n",
@@ -74,11 +75,11 @@ BUGS = (
         "rulelang/engine/actions.py",
         "st.houses[pos] -= 1\n        st.bank_houses += 1",
         "st.houses[pos] -= 1"),
-    Bug("building_on_mortgaged_group", "building allowed on a group with a mortgaged lot",
-        "rulelang/engine/actions.py",
-        "            raise refusal(game, \"building_on_mortgaged\", "
-        "\"a lot of the group is mortgaged\")",
-        "            pass"),
+    Bug("building_on_mortgaged_group", "building allowed on a group with a mortgaged lot: `a "
+        "lot of the group is mortgaged` looks at the group's first lot only",
+        "rulelang/evaluate.py",
+        "            for q in groups[_space(g, f)]:\n                if mortgaged[q]:",
+        "            for q in groups[_space(g, f)][:1]:\n                if mortgaged[q]:"),
     Bug("refused_lift_changes_state", "a refused lift that lifts the mortgage anyway",
         "rulelang/engine/actions.py",
         "    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))",

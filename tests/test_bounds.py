@@ -179,8 +179,8 @@ def test_the_checker_warns_of_dice_that_always_double_and_roll_again(rules):
 
 
 def test_random_agents_never_offer_a_trade_the_rulebook_forbids(rules):
-    """`set trading = no`: random agents never propose a trade (no IllegalAction)."""
-    rb = rulelang.load(rules('rule no_trading:\n  cite "t", "t"\n  set trading = no\n'))
+    """`a player may not trade`: random agents never propose a trade (no IllegalAction)."""
+    rb = rulelang.load(rules('rule no_trading:\n  cite "t", "t"\n  a player may not trade\n'))
     for seed in range(1, 6):
         game = CheckedGame(rb, make_agents("random", 3), seed=seed, max_turns=200)
         game.play()

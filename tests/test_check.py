@@ -136,7 +136,6 @@ def test_did_you_mean_hints():
     assert hints["E104"] == "did you mean 'Boardwalk'?"
     assert hints["E105"] == "did you mean 'Chance'?"
     assert hints["E107"] == "did you mean 'jackpot'?"
-    assert hints["E203"] == "did you mean 'lift_first'?"
 
 
 def test_did_you_mean_hints_of_the_editions_names():

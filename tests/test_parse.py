@@ -129,7 +129,7 @@ def test_top_level_items():
     """currency, rename, cite and option blocks at the top level."""
     cur, ren, cite, opt = items('currency "Power"\nrename group "Purple" to "Shire"\n'
                                 'cite "f", "s"\noption ring "The One Ring":\n'
-                                '  set jail_fine = $10\n  rule r:\n    set trading = no\n')
+                                '  set jail_fine = $10\n  rule r:\n    set houses = 30\n')
     assert cur == ast.Currency(ast.Text("Power"))
     assert ren == ast.Rename("group", ast.Text("Purple"), ast.Text("Shire"))
     assert isinstance(cite, ast.Cite)

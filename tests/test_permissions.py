@@ -22,6 +22,22 @@ LIGHT_BLUE = {"Oriental Avenue": 0, "Vermont Avenue": 0, "Connecticut Avenue": 0
 RAILROADS = {"Reading Railroad": 0, "Pennsylvania Railroad": 0}
 
 
+# a game that can end (E416), an option to name
+_ENDS = ('option strict "Strict":\n  set jail_fine = $60\n\nrule tax:\n  cite "t", "t"\n'
+         '  when a player lands on "Luxury Tax": pay $75\n\n')
+
+
+@pytest.fixture
+def rules(tmp_path):
+    """Write a rules file extending an installed rulebook; returns its path."""
+    def write(body: str, base: str = "classic_1961.rules") -> str:
+        path = tmp_path / "variant.rules"
+        path.write_text(f'rulebook "variant"\nextends "{base}"\n\n{_ENDS}{body}',
+                        encoding="utf-8")
+        return str(path)
+    return write
+
+
 def _game(**kw):
     game = scenario(name=EVERY, **kw)
     game.state.laps[0] = 0
@@ -39,13 +55,91 @@ def _refused(game, seat, action, text):
     return err
 
 
-def test_official_rulebooks_have_no_permission():
-    """The official rulebooks forbid nothing by permission yet: every tuple is empty."""
-    for path in sorted((ROOT / "rulesets").glob("*.rules")):
-        rb = rulelang.load(str(path))
-        assert set(rb.permits) == set(act._ACTION_NAMES.values()) | {
-            "trade", "trade_card", "pay_fine", "use_card"}
-        assert not any(rb.permits.values()), path.name
+H1 = ("houses", "a player may not build unless the player holds the whole group")
+H2 = ("houses", "a player may not build unless the space has the fewest buildings of the group")
+S1 = ("selling", "a player may not trade a property if a lot of the group has a building")
+S2 = ("selling", "a player may not sell a building unless the space has the most buildings of "
+      "the group")
+M1 = ("mortgages", "a player may not mortgage a property if a lot of the group has a building")
+B1 = ("unowned_property", "a player may not bid if the bid is more than the player's cash")
+OFFICIAL = {  # design §4: the building, selling, mortgaging, trading and bidding rules
+    "classic_1961.rules": {"build": [H1, H2], "trade": [S1], "sell": [S2], "mortgage": [M1],
+                           "bid": [B1]},
+    "french_standard.rules": {
+        "build": [H1, H2, ("houses", "a player may not build if a lot of the group is "
+                           "mortgaged")], "trade": [S1], "sell": [S2], "mortgage": [M1]},
+    "dinos.rules": {
+        "build": [H1, H2, ("houses", "a player may not build if a lot of the group is "
+                           "mortgaged")], "trade": [S1], "sell": [("bank", S2[1])],
+        "mortgage": [M1], "bid": [B1]},
+    "lotr.rules": {
+        "build": [H1, H2, ("mortgages", "a player may not build if a lot of the group is "
+                           "mortgaged")], "trade": [S1], "sell": [S2], "mortgage": [M1],
+        "bid": [B1]},
+}
+EVERY_GUARANTEE = frozenset({"whole_group", "build_evenly", "sell_evenly", "trade_unbuilt",
+                             "mortgage_unbuilt"})
+
+
+@pytest.mark.parametrize("name", sorted(OFFICIAL))
+def test_official_rulebooks_forbid_by_permission(name):
+    """The official rulebooks' building, selling, mortgaging, trading and bidding rules are
+    permissions, in their own rules, and nothing else is forbidden by one."""
+    rb = rulelang.load(str(ROOT / "rulesets" / name))
+    assert set(rb.permits) == set(act._ACTION_NAMES.values()) | {
+        "trade", "trade_card", "pay_fine", "use_card"}
+    found = {a: [(p.rule, p.text) for p in ps] for a, ps in rb.permits.items() if ps}
+    assert found == OFFICIAL[name]
+    unmortgaged = {"build_unmortgaged"} if name != "classic_1961.rules" else set()
+    assert rb.guarantees == EVERY_GUARANTEE | unmortgaged
+    assert rb.whole_group_to_build and rb.trade_rule == "selling"
+
+
+@pytest.mark.parametrize("text, found", [
+    ("a player may not build unless the player holds the whole group", {"whole_group"}),
+    ("a player may not build if not (the player holds the whole group and the space has the "
+     "fewest buildings of the group)", {"whole_group", "build_evenly"}),
+    ("a player may not build a house unless the player holds the whole group", set()),
+    ("a player may not build unless the player holds the whole group or option strict", set()),
+    ("a player may not build unless the player holds the whole group unless option strict",
+     set()),
+    ("a player may not build if the player holds the whole group", set()),
+    ("a player may not sell a building unless the space has the most buildings of the group",
+     {"sell_evenly"}),
+    ("a player may not trade a street if a lot of the group has a building", {"trade_unbuilt"}),
+    ("a player may not trade a railroad if a lot of the group has a building", set()),
+    ("a player may not mortgage if a lot of the group has a house", set()),
+    ("a player may not build if a lot of the group is mortgaged", {"build_unmortgaged"}),
+])
+def test_what_a_permission_guarantees(rules, text, found):
+    """Only the plain shapes guarantee something (save_check and the invariants read it): a
+    permission narrowed, with another guard or worded otherwise guarantees nothing."""
+    rb = rulelang.load(rules(f'rule only:\n  cite "t", "t"\n  {text}\n',
+                             base="classic_board.rules"))
+    assert rb.guarantees == frozenset(found)
+    assert rb.whole_group_to_build == ("whole_group" in found)
+
+
+def test_what_no_permission_forbids_is_allowed(rules):
+    """Without permissions: a house on a group held in part, unevenly, beside a mortgaged lot;
+    a mortgage and a trade beside buildings; a bid beyond the cash. Only the model's checks:
+    a built lot is never mortgaged, and building on a mortgaged lot lifts it first."""
+    path = rules('rule only:\n  cite "t", "t"\n  set players = 2 to 8\n',
+                 base="classic_board.rules")
+    game = scenario(name=path, owners={"Park Place": 0, "Boardwalk": 1, "Baltic Avenue": 0},
+                    mortgaged=["Park Place"], houses={"Boardwalk": 2})
+    rb = game.rulebook
+    park, board = rb.space("Park Place").index, rb.space("Boardwalk").index
+    cash = game.state.cash[0]
+    apply(game, 0, Build(park))  # not the whole group, below Boardwalk's 2, mortgaged: lifted
+    assert game.state.houses[park] == 1 and not game.state.mortgaged[park]
+    assert cash - game.state.cash[0] == rb.spaces[park].house_cost + act.lift_cost(game, park)
+    apply(game, 0, Mortgage(rb.space("Baltic Avenue").index))
+    err = refused(game, 1, Mortgage(board), "engine")
+    assert "sell them before mortgaging" in err.message
+    game.agents[1] = Scripted(accept=True)
+    apply(game, 0, Trade(1, give=(park,), cash=0))
+    assert game.state.owner[park] == 1 and game.state.houses[park] == 1
 
 
 def test_build_refused_in_jail_and_a_hotel_before_a_lap():
@@ -68,11 +162,11 @@ def test_build_refused_in_jail_and_a_hotel_before_a_lap():
 
 def test_validity_comes_before_permissions():
     """An action the engine's checks refuse is refused by them, whatever the permissions."""
-    game = _game(owners={"Oriental Avenue": 0}, in_jail={0: 0})
+    game = _game(owners={"Oriental Avenue": 1}, in_jail={0: 0})
     oriental = game.rulebook.space("Oriental Avenue").index
-    err = refused(game, 0, Build(oriental), "houses")
-    assert "whole group" in err.message
-    # the permission alone would refuse it too
+    err = refused(game, 0, Build(oriental), "engine")  # no rule sets max_houses
+    assert "is not the player's" in err.message
+    # the permissions alone would refuse it too
     assert act.why_refused(game, 0, Build(oriental)) is not None
 
 

@@ -95,12 +95,15 @@ def test_player_short_of_the_price_is_not_asked_and_the_lot_is_auctioned():
 
 
 def test_bid_above_cash_is_refused():
-    """BIEN SANS PROPRIÉTAIRE: the highest bidder pays in cash; a bid above his cash is refused."""
-    game = scenario(agents=[Scripted(), Scripted(bids=[501]), Scripted()], cash={1: 500})
+    """BIEN SANS PROPRIÉTAIRE: the highest bidder pays in cash; a bid above his cash is refused,
+    though a mortgage would raise it."""
+    game = scenario(agents=[Scripted(), Scripted(bids=[501]), Scripted()], cash={1: 500},
+                    owners={"Baltic Avenue": 1})
     before = copy.deepcopy(attrs.asdict(game.state))
     with pytest.raises(IllegalAction) as err:
         game.auction(P("Boardwalk"), "unowned_property")
-    assert err.value.rule == "unowned_property"  # which sets auction_cash_only
+    assert (err.value.rule, err.value.message) == (
+        "unowned_property", "a player may not bid if the bid is more than the player's cash")
     assert attrs.asdict(game.state) == before
     assert total_money(game) == 0
 

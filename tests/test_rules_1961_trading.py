@@ -93,7 +93,7 @@ def test_cannot_trade_what_one_does_not_hold():
 def test_cannot_sell_jail_cards_not_held():
     """CHANCE ou CAISSE COMMUNE: only a held "Get out of jail free" card can be sold."""
     game = scenario(agents=agents())
-    refused(game, 0, Trade(1, give_cards=1, cash=-50), "cards")
+    refused(game, 0, Trade(1, give_cards=1, cash=-50), "selling")  # the rule of trades
 
 
 def test_trade_with_a_bankrupt_or_oneself_is_refused():

@@ -71,11 +71,13 @@ def test_auction_opens_at_1_and_is_paid_in_notes():
     game.play_turn()  # Oriental Avenue, declined
     assert ("bid", bidder.asked[0][1], 0) == bidder.asked[0]  # any bid of at least 1
     assert game.state.owner[P("Oriental Avenue")] == 1 and game.state.cash[1] == 1499
-    rich = Scripted(bids=[1501])
-    game = scenario(name=DINOS, agents=[Scripted(), rich, Scripted()], dice=[(2, 4)])
+    rich = Scripted(bids=[1501])  # more than its cash, less than a mortgage would raise
+    game = scenario(name=DINOS, agents=[Scripted(), rich, Scripted()], dice=[(2, 4)],
+                    owners={"Boardwalk": 1})
     with pytest.raises(IllegalAction) as err:
         game.play_turn()
-    assert err.value.rule == "unowned_property" and "cash" in err.value.message
+    assert (err.value.rule, err.value.message) == (
+        "unowned_property", "a player may not bid if the bid is more than the player's cash")
 
 
 def test_bankruptcy_to_the_bank_auctions_the_lots_unmortgaged():
@@ -130,7 +132,7 @@ def test_no_tente_while_a_lot_of_the_group_is_mortgaged():
     """CONSTRUIRE: neither Tente nor 4x4 while a lot of the colour group is mortgaged."""
     game = scenario(name=DINOS, owners={"Park Place": 0, "Boardwalk": 0},
                     mortgaged=["Park Place"])
-    refused(game, 0, Build(P("Boardwalk")), "houses")  # which sets building_on_mortgaged
+    refused(game, 0, Build(P("Boardwalk")), "houses")  # its permission
 
 
 # ------------------------------------------------------------------ the quick game

@@ -47,7 +47,7 @@ def test_double_rent_on_a_whole_unmortgaged_group():
 def test_no_house_while_a_lot_of_the_group_is_mortgaged():
     """Maisons: no house on a group one of whose lots is mortgaged (1961: lift it first)."""
     game = scenario(name=STD, owners=DARK_BLUE, mortgaged=["Park Place"])
-    refused(game, 0, Build(P("Boardwalk")), "houses")  # which sets building_on_mortgaged
+    refused(game, 0, Build(P("Boardwalk")), "houses")  # its permission
     refused(game, 0, Build(P("Park Place")), "houses")
 
 
@@ -84,7 +84,7 @@ def test_no_hotel_traded_back_when_the_bank_lacks_houses():
     """Crise de l'immobilier: a hotel cannot be replaced by houses the bank does not have."""
     game = scenario(name=STD, owners=DARK_BLUE, hotels={"Boardwalk": 1},
                     houses={"Park Place": 4}, bank_houses=3)
-    refused(game, 0, Sell(P("Boardwalk")), "selling")
+    refused(game, 0, Sell(P("Boardwalk")), "bank")  # which sets building_sale
 
 
 def test_scarce_building_auction_opens_at_the_printed_cost():

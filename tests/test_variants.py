@@ -34,7 +34,7 @@ def test_parse_override_reads_values_as_a_rules_file_does():
     """`--set` values are written as in a rules file: money, counts, flags, words."""
     assert parse_override("time_limit=90").value.value == 90
     assert parse_override("jail_fine = $75").value.amount == 75
-    assert parse_override("trading=no").value.value is False
+    assert parse_override("strict=no").value.value is False
     for bad in ("time_limit", "=3", "x=", "time_limit=@"):
         with pytest.raises(RuleError) as err:
             parse_override(bad)

@@ -1,10 +1,12 @@
 """What a player may do between rolls — build, sell, mortgage, lift, trade — validated.
 
-Each action is a frozen value an agent returns; `apply` checks it against the rules in
-force and raises `IllegalAction`, naming the rule that forbids it, before changing anything.
-A refusal and a log line name the rule whose `set` line decides the matter (the provenance of
-a setting, Rulebook.origin: the rule's name, "set NAME", or "default NAME"). Auctions (of
-deeds and of scarce buildings) live here too.
+Each action is a frozen value an agent returns; `apply` checks it against the model (the
+player's lot, a street, supply, one hotel per lot, cash in hand ...) and then against the
+rulebook's permissions (`a player may not build unless ...`), and raises `IllegalAction`,
+naming the rule that forbids it, before changing anything. A model's refusal and a log line
+name the rule whose `set` line decides the matter (the provenance of a setting,
+Rulebook.origin: the rule's name, "set NAME", or "default NAME"); a permission's refusal, its
+rule. Auctions (of deeds and of scarce buildings) live here too.
 """
 
 from __future__ import annotations
@@ -126,45 +128,61 @@ def _permit(game: Game, permits, asked: Firing) -> None:
             raise IllegalAction(permit.rule, permit.text)
 
 
+def _refusing(game: Game, permits, asked: Firing):
+    """The first permission, in rule order, that refuses the action asked, or None."""
+    for permit in permits:
+        if permit.test(game, asked):
+            return permit
+    return None
+
+
 def _building(game: Game, pos) -> int:
     """What a Build on the lot would add: a hotel once it holds houses_per_hotel houses."""
     return HOTEL if game.state.houses[pos] >= game.settings.houses_per_hotel else HOUSE
 
 
-def _permit_trade(game: Game, seat, t: Trade) -> None:
+def _refusing_trade(game: Game, seat, t: Trade):
     st, permits = game.state, game.rulebook.permits
     deeds = permits["trade"]
     if deeds:
         p = t.partner
         for q in t.give:
-            _permit(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            found = _refusing(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            if found is not None:
+                return found
         for q in t.take:
-            _permit(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            found = _refusing(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            if found is not None:
+                return found
     cards = permits["trade_card"]
     if cards and (t.give_cards or t.take_cards):
-        _permit(game, cards, Firing.for_action(seat, other=t.partner))
+        return _refusing(game, cards, Firing.for_action(seat, other=t.partner))
+    return None
 
 
-def permitted(game: Game, seat, action) -> None:
-    """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
-    is not checked: see `apply` and the engine's questions)."""
+def _permit_trade(game: Game, seat, t: Trade) -> None:
+    found = _refusing_trade(game, seat, t)
+    if found is not None:
+        raise IllegalAction(found.rule, found.text)
+
+
+def refusing(game: Game, seat, action):
+    """The first permission of the rulebook (tables.Permit) that refuses the action, or None;
+    its validity is not checked (see `apply` and the engine's questions). Raises nothing."""
     permits = game.rulebook.permits
-    st = game.state
     kind = type(action)
     if kind is Trade:
-        _permit_trade(game, seat, action)
-        return
+        return _refusing_trade(game, seat, action)
     if kind is JailWay:
         found = permits["pay_fine" if action.way == "pay" else "use_card"]
-        if found:
-            _permit(game, found, Firing.for_action(seat))
-        return
+        return _refusing(game, found, Firing.for_action(seat)) if found else None
     found = permits[_ACTION_NAMES[kind]]
     if not found:
-        return
+        return None
     if kind is Bid:
-        _permit(game, found, Firing.for_action(seat, action.lot.pos, amount=action.amount))
-        return
+        return _refusing(game, found,
+                         Firing.for_action(seat, action.lot.pos, amount=action.amount))
+    st = game.state
     pos = action.pos
     if kind is Build:
         asked = Firing.for_action(seat, pos, st.owner[pos], building=_building(game, pos))
@@ -173,7 +191,15 @@ def permitted(game: Game, seat, action) -> None:
                                   building=HOTEL if st.hotels[pos] else HOUSE)
     else:  # SellAll, Mortgage, Lift, Buy
         asked = Firing.for_action(seat, pos, st.owner[pos])
-    _permit(game, found, asked)
+    return _refusing(game, found, asked)
+
+
+def permitted(game: Game, seat, action) -> None:
+    """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
+    is not checked: see `apply` and the engine's questions)."""
+    found = refusing(game, seat, action)
+    if found is not None:
+        raise IllegalAction(found.rule, found.text)
 
 
 _ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
@@ -183,19 +209,16 @@ _ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: 
 def refused_by(game: Game, seat, action) -> IllegalAction | None:
     """The refusal of the first permission of the rulebook that refuses the action, or None.
     Only permissions: the engine's validity checks are not made."""
-    try:
-        permitted(game, seat, action)
-    except IllegalAction as e:
-        return e
-    return None
+    found = refusing(game, seat, action)
+    return None if found is None else IllegalAction(found.rule, found.text)
 
 
 def why_refused(game: Game, seat, action) -> str | None:
     """Why a permission of the rulebook refuses the action (`refused by rule 'R': TEXT`), or
     None if none does. Only permissions: the engine's validity checks are not made. Agents
     ask it before answering, so that they never submit a refused action."""
-    err = refused_by(game, seat, action)
-    return None if err is None else str(err)
+    found = refusing(game, seat, action)
+    return None if found is None else f"refused by rule '{found.rule}': {found.text}"
 
 # ------------------------------------------------------------------ helpers
 
@@ -219,12 +242,15 @@ def _supply_rule(game: Game, setting: str) -> str:
     return shortage[0].rule if shortage else _origin(game, setting)
 
 
-def _owned(game: Game, seat, pos, setting: str):
+def _owned(game: Game, seat, pos, setting: str, rule: str = ""):
+    """The lot, if it is a property of the player's; else the refusal by the rule whose `set`
+    line of `setting` is in force (or by `rule`)."""
     rb = game.rulebook
+    rule = rule or _origin(game, setting)
     if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
-        raise refusal(game, setting, f"space {pos} is not a property")
+        raise IllegalAction(rule, f"space {pos} is not a property")
     if game.state.owner[pos] != seat:
-        raise refusal(game, setting, f"{rb.spaces[pos].name!r} is not the player's")
+        raise IllegalAction(rule, f"{rb.spaces[pos].name!r} is not the player's")
     return rb.spaces[pos]
 
 
@@ -260,42 +286,25 @@ def sale_value(game: Game, cost) -> int:
 
 
 def check_build(game: Game, seat, pos) -> tuple[str, int]:
-    """('house'|'hotel', cash needed) if the player may build on the lot now."""
+    """('house'|'hotel', cash needed) if the player may build on the lot now: the model's
+    checks, then the permissions (whole group, evenly ... are the rulebook's). Building on a
+    mortgaged lot lifts it first: its lifting price is part of the cash needed."""
     st, s, rb = game.state, game.settings, game.rulebook
     sp = _owned(game, seat, pos, "max_houses")
     if sp.kind != "street":
         raise refusal(game, "max_houses", f"{sp.name!r} takes no buildings")
-    group = rb.groups[sp.group]
-    owner, mortgaged, houses, hotels = st.owner, st.mortgaged, st.houses, st.hotels
-    whole, any_mortgaged, lowest, ready = True, False, s.max_houses + 1, True
+    houses, hotels = st.houses, st.hotels
     per_hotel = s.houses_per_hotel
-    for q in group:
-        if owner[q] != seat:
-            whole = False
-        if mortgaged[q]:
-            any_mortgaged = True
-        if hotels[q]:
-            continue
-        if houses[q] < lowest:
-            lowest = houses[q]
-        if houses[q] < per_hotel:
-            ready = False
-    if s.building_requires_full_group and not whole:
-        raise refusal(game, "building_requires_full_group",
-                      "the player must own the whole group")
-    extra = 0
-    if any_mortgaged:
-        if s.building_on_mortgaged == "forbidden":
-            raise refusal(game, "building_on_mortgaged", "a lot of the group is mortgaged")
-        if mortgaged[pos]:
-            extra = lift_cost(game, pos)
+    extra = lift_cost(game, pos) if st.mortgaged[pos] else 0
     if hotels[pos]:
         raise refusal(game, "houses_per_hotel", f"{sp.name!r} already has a hotel")
     here = houses[pos]
-    if s.building_even and lowest < here:
-        raise refusal(game, "building_even",
-                      "houses must be built evenly across the group")
     if here >= per_hotel:
+        ready = True
+        for q in rb.groups[sp.group]:
+            if not hotels[q] and houses[q] < per_hotel:
+                ready = False
+                break
         if not ready:
             raise refusal(game, "houses_per_hotel",
                           f"a hotel needs {per_hotel} houses on every lot of the group")
@@ -314,14 +323,12 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
 
 
 def check_sell(game: Game, seat, pos) -> int:
+    """What selling one building of the lot brings, if the player may sell it now."""
     st, s, rb = game.state, game.settings, game.rulebook
-    rule = "building_sale_even"
+    rule = "building_sale"
     sp = _owned(game, seat, pos, rule)
     if not (st.houses[pos] or st.hotels[pos]):
         raise refusal(game, rule, f"{sp.name!r} has no building")
-    here = level(game, pos)
-    if s.building_sale_even and any(level(game, q) > here for q in rb.groups[sp.group]):
-        raise refusal(game, rule, "buildings must be sold evenly across the group")
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
         raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
                       "sell the group's hotels whole")
@@ -337,10 +344,13 @@ def check_sell(game: Game, seat, pos) -> int:
 def check_mortgage(game: Game, seat, pos) -> int:
     rule = "mortgage_interest"
     sp = _owned(game, seat, pos, rule)
-    if game.state.mortgaged[pos]:
+    st = game.state
+    if st.mortgaged[pos]:
         raise refusal(game, rule, f"{sp.name!r} is already mortgaged")
-    if sp.group >= 0 and group_has_buildings(game, sp.group):
-        raise refusal(game, rule, "sell the group's buildings before mortgaging")
+    if st.houses[pos] or st.hotels[pos]:
+        # a mortgaged lot holds no building (building on one lifts it first); the other lots
+        # of the group are the rulebook's matter (a permission)
+        raise refusal(game, rule, f"{sp.name!r} has buildings: sell them before mortgaging")
     permits = game.rulebook.permits["mortgage"]
     if permits:
         _permit(game, permits, Firing.for_action(seat, pos, seat))
@@ -362,30 +372,28 @@ def check_lift(game: Game, seat, pos) -> int:
 
 
 def check_trade(game: Game, seat, t: Trade) -> None:
-    st, s = game.state, game.settings
-    rule = "trading"
-    if not s.trading:
-        raise refusal(game, rule, "trading is not allowed by this rulebook")
+    """Refuse a trade that is not well formed (the partner, deeds and cards each side holds,
+    cash in hand) or that a permission forbids."""
+    st = game.state
+    rule = game.rulebook.trade_rule
+
+    def refused(message: str) -> IllegalAction:
+        return IllegalAction(rule, message)
     p = t.partner
     if not (0 <= p < st.players) or p == seat or st.bankrupt[p]:
-        raise refusal(game, rule, "the partner must be another player in the game")
+        raise refused("the partner must be another player in the game")
     if len(set(t.give)) != len(t.give) or len(set(t.take)) != len(t.take):
-        raise refusal(game, rule, "a deed is listed twice")
+        raise refused("a deed is listed twice")
     for pos, who in [(q, seat) for q in t.give] + [(q, p) for q in t.take]:
-        sp = _owned(game, who, pos, rule)
-        if sp.group >= 0 and group_has_buildings(game, sp.group):
-            raise refusal(game, rule, f"{sp.name!r}: the group's buildings must be sold first")
-    cards = "jail_card_tradable"
+        _owned(game, who, pos, "", rule)
     if t.give_cards < 0 or t.take_cards < 0:
-        raise refusal(game, cards, "a card count cannot be negative")
-    if (t.give_cards or t.take_cards) and not s.jail_card_tradable:
-        raise refusal(game, cards, "jail cards may not be sold")
+        raise refused("a card count cannot be negative")
     if t.give_cards > len(st.jail_cards[seat]) or t.take_cards > len(st.jail_cards[p]):
-        raise refusal(game, cards, "the player does not hold that many jail cards")
+        raise refused("the player does not hold that many jail cards")
     if t.cash > st.cash[seat] or -t.cash > st.cash[p]:
         raise IllegalAction("engine", "cash must be in hand: players never lend")
     if not (t.give or t.take or t.cash or t.give_cards or t.take_cards):
-        raise refusal(game, rule, "an empty trade")
+        raise refused("an empty trade")
     _permit_trade(game, seat, t)
 
 
@@ -445,7 +453,7 @@ def _apply_sell(game: Game, seat, action) -> None:
 
 
 def _apply_sell_all(game: Game, seat, action) -> None:
-    rule = "building_sale_even"
+    rule = "building_sale"
     sp = _owned(game, seat, action.pos, rule)
     if sp.group < 0 or not group_has_buildings(game, sp.group):
         raise refusal(game, rule, "the group has no building")
@@ -501,7 +509,7 @@ def _build(game: Game, seat, pos, kind) -> None:
     game.seat_version[seat] += 1
     sp = rb.spaces[pos]
     if st.mortgaged[pos]:
-        lifted = rb.origins["building_on_mortgaged"]
+        lifted = rb.origins["mortgage_interest"]
         game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", lifted, player=seat, space=sp.name)
@@ -647,7 +655,7 @@ def _trade(game: Game, seat, t: Trade) -> None:
     st = game.state
     p = t.partner
     rb = game.rulebook
-    rule = rb.origins["trading"]
+    rule = rb.trade_rule
     if not game.agents[p].accept_trade(game, p, seat, t):
         if game._log:
             game.emit("trade_refused", rule, player=seat, partner=p)
@@ -702,10 +710,10 @@ def lift_or_interest(game: Game, seat, pos, rule: str) -> None:
 
 def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, before_bids=()):
     """An open ascending auction held by `rule`: (winner, price), or (None, 0) if nobody
-    bids; a refused bid names the setting that refuses it. before_bids: the hooks of `a KIND
+    bids. A bid must be from `min_bid` up to what the bidder could raise (the model's check,
+    named after `auction_min_bid`'s rule), then pass the permissions to bid. before_bids: the hooks of `a KIND
     is auctioned`, fired for the current player after the auction is announced."""
     st = game.state
-    cash_only = game.settings.auction_cash_only
     permits = game.rulebook.permits["bid"]
     if game._log:
         game.emit("auction", rule, lot=lot.kind, space=game.rulebook.spaces[lot.pos].name
@@ -730,10 +738,9 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
             if type(bid) is not int or bid < min_bid:
                 raise refusal(game, "auction_min_bid",
                               f"a bid must be a whole amount of at least {min_bid}")
-            if bid > (st.cash[seat] if cash_only else means(game, seat)):
-                raise refusal(game, "auction_cash_only",
-                              "a bid must be paid in cash" if cash_only
-                              else "a bid cannot exceed what the player could raise")
+            if bid > st.cash[seat] and bid > means(game, seat):
+                raise refusal(game, "auction_min_bid",
+                              "a bid cannot exceed what the player could raise")
             if permits:
                 _permit(game, permits, Firing.for_action(seat, lot.pos, amount=bid))
             high, leader = bid, seat

@@ -91,7 +91,13 @@ _NEVER = 1 << 62  # more cash than any game holds
 
 def _may(game: Game, seat: int, action) -> bool:
     """No permission of the rulebook refuses the action (its validity aside)."""
-    return act.why_refused(game, seat, action) is None
+    return act.refusing(game, seat, action) is None
+
+
+def _asks(game: Game, action: str, kept: set[str]) -> bool:
+    """Whether a permission on the action may refuse a candidate that keeps `kept`: one that
+    is not exactly some of those guarantees (tables.Permit.exact)."""
+    return any(not (p.exact and p.exact <= kept) for p in game.rulebook.permits[action])
 
 
 def _build_steps(game: Game) -> tuple:
@@ -145,13 +151,15 @@ class DefaultAgent(Agent):
         self._sells: tuple[Sell, ...] = ()
         self._mortgages: tuple[Mortgage, ...] = ()
         self._hotel_level = 0
-        self._lift_first = True
+        self._asks_build = True  # a build permission may refuse its candidates
+        self._asks_mortgage = True  # a mortgage permission may refuse its candidates
         self._bid_key = (-1, -1)
         self._bid_value = 0
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
     unsaved: ClassVar[tuple[str, ...]] = (
-        "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level", "_lift_first",
+        "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
+        "_asks_build", "_asks_mortgage",
     )
 
     def seat_at(self, game: Game, seat):
@@ -169,10 +177,13 @@ class DefaultAgent(Agent):
                 tuple(Sell(q) for q in lots),
                 tuple(Mortgage(q) for q in lots),
                 game.settings.max_houses + 1,
-                game.settings.building_on_mortgaged == "lift_first",
+                # its candidate builds stand on a whole group's lowest lot, its mortgages on
+                # groups without buildings: permissions that say only so never refuse them
+                _asks(game, "build", {"whole_group", "build_evenly"}),
+                _asks(game, "mortgage", {"mortgage_unbuilt"}),
             )
         (self._steps, self._cheapest, self._builds, self._sells, self._mortgages,
-         self._hotel_level, self._lift_first) = tables
+         self._hotel_level, self._asks_build, self._asks_mortgage) = tables
 
     def buy(self, game: Game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -195,7 +206,7 @@ class DefaultAgent(Agent):
         if high + 1 > limit:
             return None
         bid = max(high + 1, (high + limit) // 2)
-        if game.rulebook.permits["bid"] and act.why_refused(game, seat, Bid(lot, bid)) is not None:
+        if game.rulebook.permits["bid"] and not _may(game, seat, Bid(lot, bid)):
             return None
         return bid
 
@@ -205,8 +216,7 @@ class DefaultAgent(Agent):
         if unowned > 6:
             if st.jail_cards[seat] and _may(game, seat, USE_CARD):
                 return "card"
-            s = game.settings
-            if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine + self.reserve \
+            if st.cash[seat] >= game.settings.jail_fine + self.reserve \
                     and _may(game, seat, PAY_FINE):
                 return "pay"
         return "roll"
@@ -224,7 +234,7 @@ class DefaultAgent(Agent):
         full = game.whole_streets()[seat]
         group_of, is_street = rb.group_of, rb.is_street
         permits = rb.permits
-        refused = permits["mortgage"] or permits["sell"] or permits["sell_group"]
+        refused = self._asks_mortgage  # mortgages where no building stands
         best, least = -1, 0
         for q in owned:
             if mortgaged[q]:
@@ -232,10 +242,11 @@ class DefaultAgent(Agent):
             g = group_of[q]
             if g in full or (is_street[q] and act.group_has_buildings(game, g)):
                 continue
-            if refused and act.why_refused(game, seat, self._mortgages[q]) is not None:
-                continue
             value = spaces[q].mortgage
             if best < 0 or value < least:
+                # the cheapest the permissions allow: asked only of one that would do better
+                if refused and not _may(game, seat, self._mortgages[q]):
+                    continue
                 best, least = q, value
         if best >= 0:
             return self._mortgages[best]
@@ -249,19 +260,24 @@ class DefaultAgent(Agent):
             if level:
                 cost = spaces[q].house_cost
                 if level > top_level or (level == top_level and cost < top_cost):
-                    if refused and act.why_refused(game, seat, self._sale(game, q)) is not None:
+                    if (permits["sell"] or permits["sell_group"]) \
+                            and not _may(game, seat, self._sale(game, q)):
                         continue
                     top, top_level, top_cost = q, level, cost
         if top >= 0:
             return self._sale(game, top)
         # 3. mortgage what is left, where no one's buildings stand in the group (a group
-        # held in parts when building_requires_full_group = no)
-        rest = [q for q in owned if not mortgaged[q]
-                and not (is_street[q] and act.group_has_buildings(game, group_of[q]))
-                and not (refused and act.why_refused(game, seat, self._mortgages[q]) is not None)]
-        if rest:
-            return self._mortgages[min(rest, key=lambda q: spaces[q].mortgage)]
-        return None
+        # held in parts, where no permission asks for the whole group to build)
+        best, least = -1, 0
+        for q in owned:
+            if mortgaged[q] or (is_street[q] and act.group_has_buildings(game, group_of[q])):
+                continue
+            value = spaces[q].mortgage
+            if best < 0 or value < least:
+                if refused and not _may(game, seat, self._mortgages[q]):
+                    continue
+                best, least = q, value
+        return self._mortgages[best] if best >= 0 else None
 
     def _sale(self, game: Game, q):
         """The sale of one building of the lot: the group's hotels whole when the bank lacks
@@ -311,7 +327,7 @@ class DefaultAgent(Agent):
             for q in game.mortgaged_lots()[seat]:
                 least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
-                    if permits["lift"] and act.why_refused(game, seat, Lift(q)) is not None:
+                    if permits["lift"] and not _may(game, seat, Lift(q)):
                         skipped = True
                         continue
                     return Lift(q), 0
@@ -322,12 +338,10 @@ class DefaultAgent(Agent):
             return None, 0 if skipped else min(need, reserve + self._cheapest)
         steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
-        refused = permits["build"]
+        refused = self._asks_build  # on whole groups, evenly: what else may refuse
         best, best_gain = None, 0
         for g in full:
             members = rb.groups[g]
-            if not self._lift_first and any(mortgaged[q] for q in members):
-                continue  # the group's mortgages are lifted first (above)
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
             for q in members:
@@ -335,9 +349,6 @@ class DefaultAgent(Agent):
                 if here < low:
                     low, lot = here, q
             if lot < 0:
-                continue
-            if refused and act.why_refused(game, seat, self._builds[lot]) is not None:
-                skipped = True  # a permission forbids building here now
                 continue
             cost, gain, hotel = steps[lot][low]
             if not (st.bank_hotels if hotel else st.bank_houses):
@@ -351,6 +362,11 @@ class DefaultAgent(Agent):
                 need = min(need, cost + reserve)
                 continue
             if score > best_gain:
+                # asked only of a build it would choose: one refused leaves no idle need, and
+                # one it cannot afford waits for `need` whether refused or not
+                if refused and not _may(game, seat, self._builds[lot]):
+                    skipped = True  # a permission forbids building here now
+                    continue
                 best, best_gain = lot, score
         if best is None:
             return None, 0 if skipped else need
@@ -360,8 +376,6 @@ class DefaultAgent(Agent):
 
     def _trade(self, game: Game, seat):
         """Offer to complete a group: a swap that completes one for each, else cash."""
-        if not game.settings.trading:
-            return None
         st, rb = game.state, game.rulebook
         owner = st.owner
         shared = game.shared_streets()[seat]
@@ -471,7 +485,7 @@ class RandomAgent(Agent):
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
         bid = self.rng.randint(high + 1, min(cash, high + 100))
-        if game.rulebook.permits["bid"] and act.why_refused(game, seat, Bid(lot, bid)) is not None:
+        if game.rulebook.permits["bid"] and not _may(game, seat, Bid(lot, bid)):
             return None
         return bid
 
@@ -480,7 +494,7 @@ class RandomAgent(Agent):
         choices = ["roll"]
         if st.jail_cards[seat] and _may(game, seat, USE_CARD):
             choices.append("card")
-        if s.jail_pay_before_roll and st.cash[seat] >= s.jail_fine and _may(game, seat, PAY_FINE):
+        if st.cash[seat] >= s.jail_fine and _may(game, seat, PAY_FINE):
             choices.append("pay")
         return self.rng.choice(choices)
 
@@ -525,7 +539,7 @@ class RandomAgent(Agent):
         if not (give or take or cash):
             return None
         trade = Trade(other, give=tuple(give), take=tuple(take), cash=cash)
-        try:  # the engine says whether the rulebook allows it (trading = no, say)
+        try:  # the engine says whether the rulebook allows it (a permission to trade, say)
             act.check_trade(game, seat, trade)
         except act.IllegalAction:
             return None

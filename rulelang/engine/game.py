@@ -556,11 +556,9 @@ class Game(Holdings):
                 self._rolls(seat)
             return
         if choice == "pay":
-            paid = rb.origins["jail_pay_before_roll"]
-            if not s.jail_pay_before_roll:
-                raise act.IllegalAction(paid, "the fine may not be paid before rolling")
+            paid = rb.origins["jail_fine"]
             if st.cash[seat] < s.jail_fine:
-                raise act.IllegalAction(rb.origins["jail_fine"], "not enough cash to pay the fine")
+                raise act.IllegalAction(paid, "not enough cash to pay the fine")
             act.permitted(self, seat, act.PAY_FINE)
             self.transfer(seat, self.fine_account, s.jail_fine, "jail fine", paid)
             self._free(seat, "fine", paid)

@@ -138,6 +138,10 @@ class Permit:
     text: str
     test: Callable[..., bool]
     per_lot: bool = True
+    # what it guarantees (compile_permits.GUARANTEES' keys) when it refuses exactly where one
+    # of them fails, and nowhere else; empty when it says more: an agent that knows its
+    # candidate keeps those guarantees need not ask it
+    exact: frozenset = frozenset()
 
 
 def _no_permits() -> dict:
@@ -198,6 +202,10 @@ class Rulebook:
     roll_hooks: tuple[Hook, ...] = ()
     jail_roll_hooks: tuple[Hook, ...] = ()
     count_turns: bool = False  # a rule reads the turns taken (State.turns_taken)
+    # what the permissions guarantee in every state (compile_permits.GUARANTEES' keys), and
+    # the rule that governs trades (their log lines and refusals name it)
+    guarantees: frozenset = frozenset()
+    trade_rule: str = "engine"
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
@@ -270,6 +278,11 @@ class Rulebook:
             )
             for start in range(n)
         ))
+
+    @property
+    def whole_group_to_build(self) -> bool:
+        """A build permission requires the player to hold the whole group."""
+        return "whole_group" in self.guarantees
 
     def origin(self, setting: str) -> str:
         """The label of what decides a setting: the rule whose `set` line is in force."""

@@ -88,6 +88,11 @@ FACTORS = (
          Form("the number of players", {"what": "players"}, unit="count")),
         "(a count) the bankruptcies so far; the players still in the game",
         example="when a player passes \"GO\" if the number of players is 2: collect $100"),
+    Primitive(
+        "the_bid", "factor", ast.TheBid,
+        (Form("the bid", {"subject": "bid"}, unit="money"),),
+        "(money) the amount of the bid asked, in a permission to bid",
+        example="a player may not bid if the bid is more than the player's cash"),
 )
 
 
