@@ -813,7 +813,7 @@ def _modified_rent(mods, factor: int):
     def pay(g, f):
         pos = g.state.position[f.player]
         times = factor
-        by: list = []
+        by = []  # (rule, factor) of the rules that multiplied it, for the log
         for tests, mult, rule in mods[pos]:
             if all(test(g, f) for test in tests):
                 times *= mult
