@@ -438,7 +438,7 @@ def _open(text: str, where: str) -> dict:
 
 def _load_rulebook(ref: RulebookRef, path, where: str, include_path=()) -> Rulebook:
     """The saved rulebook, from `path` if given, else from where it was, with its options."""
-    from . import RuleErrors, load  # the package imports this module
+    from . import RuleError, RuleErrors, load  # the package imports this module
 
     path = ref.path if path is None else os.fspath(path)
     if not os.path.lexists(path):
@@ -446,6 +446,9 @@ def _load_rulebook(ref: RulebookRef, path, where: str, include_path=()) -> Ruleb
                         "the rulebook's file (--rules FILE, or rulebook= from Python)")
     try:
         return load(path, tuple(ref.options), tuple(ref.parameters), include_path)
+    except RuleError as error:  # a saved parameter that is no NAME=VALUE
+        raise SaveError(f"{where} plays the rulebook {path!r} with parameters it cannot read "
+                        f"({error.diagnostic.code})") from None
     except RuleErrors as errors:
         # The path comes from the save, which anyone can write: name the codes only, never a
         # message, which could quote the file's text (checking it is the user's own call).

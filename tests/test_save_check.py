@@ -247,6 +247,18 @@ def _with_placeholder(good, put, raw: str) -> str:
     return _sealed_text(body.replace('"@@RAW@@"', raw), canonical.replace('"@@RAW@@"', raw))
 
 
+@pytest.mark.parametrize("parameters", ["0", ["jail_fine"], ["=3"]])
+def test_saved_parameters_that_are_no_name_value_are_refused(parameters, good, tmp_path):
+    """Parameters a save holds that read as no NAME=VALUE (a string is a list of its
+    characters to the converter): a SaveError, not the checker's RuleError."""
+    path = tmp_path / "bad.json"
+    path.write_text(_reseal(good, lambda g: g["rulebook"].__setitem__("parameters", parameters)),
+                    encoding="utf-8")
+    with pytest.raises(rulelang.SaveError) as err:
+        rulelang.load_game(path)
+    assert "with parameters it cannot read (E017)" in str(err.value)
+
+
 @pytest.mark.parametrize("raw, message", [
     ("9" * 5000, "an integer of 5000 digits"),
     ("-" + "9" * 120, "an integer of 120 digits"),
