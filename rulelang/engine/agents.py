@@ -229,25 +229,9 @@ class DefaultAgent(Agent):
     def raise_funds(self, game: Game, seat, owed):
         st, rb = game.state, game.rulebook
         owned = game.holdings()[seat]
-        mortgaged, spaces = st.mortgaged, rb.spaces
+        spaces, permits = rb.spaces, rb.permits
         # 1. mortgage lots outside whole groups, cheapest first
-        full = game.whole_streets()[seat]
-        group_of, is_street = rb.group_of, rb.is_street
-        permits = rb.permits
-        refused = self._asks_mortgage  # mortgages where no building stands
-        best, least = -1, 0
-        for q in owned:
-            if mortgaged[q]:
-                continue
-            g = group_of[q]
-            if g in full or (is_street[q] and act.group_has_buildings(game, g)):
-                continue
-            value = spaces[q].mortgage
-            if best < 0 or value < least:
-                # the cheapest the permissions allow: asked only of one that would do better
-                if refused and not _may(game, seat, self._mortgages[q]):
-                    continue
-                best, least = q, value
+        best = self._cheapest_mortgage(game, seat, owned, game.whole_streets()[seat])
         if best >= 0:
             return self._mortgages[best]
         # 2. sell buildings, evenly, from the cheapest group: the highest level, then the
@@ -268,16 +252,29 @@ class DefaultAgent(Agent):
             return self._sale(game, top)
         # 3. mortgage what is left, where no one's buildings stand in the group (a group
         # held in parts, where no permission asks for the whole group to build)
+        best = self._cheapest_mortgage(game, seat, owned, ())
+        return self._mortgages[best] if best >= 0 else None
+
+    def _cheapest_mortgage(self, game: Game, seat, owned, full) -> int:
+        """The unmortgaged lot of the cheapest mortgage outside the groups `full` and the groups
+        with buildings, that the permissions allow (asked only of one that would do better);
+        -1 if none."""
+        st, rb = game.state, game.rulebook
+        mortgaged, spaces, group_of, is_street = st.mortgaged, rb.spaces, rb.group_of, rb.is_street
+        refused = self._asks_mortgage  # mortgages where no building stands
         best, least = -1, 0
         for q in owned:
-            if mortgaged[q] or (is_street[q] and act.group_has_buildings(game, group_of[q])):
+            if mortgaged[q]:
+                continue
+            g = group_of[q]
+            if g in full or (is_street[q] and act.group_has_buildings(game, g)):
                 continue
             value = spaces[q].mortgage
             if best < 0 or value < least:
                 if refused and not _may(game, seat, self._mortgages[q]):
                     continue
                 best, least = q, value
-        return self._mortgages[best] if best >= 0 else None
+        return best
 
     def _sale(self, game: Game, q):
         """The sale of one building of the lot: the group's hotels whole when the bank lacks
