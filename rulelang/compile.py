@@ -811,13 +811,16 @@ def _modified_rent(mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
 
     def pay(g, f):
-        pos = g.state.position[f.player]
         times = factor
-        by = []  # (rule, factor) of the rules that multiplied it, for the log
-        for tests, mult, rule in mods[pos]:
-            if all(test(g, f) for test in tests):
+        by = None  # (rule, factor) of the rules that multiplied it, for the log
+        for tests, mult, rule in mods[g.state.position[f.player]]:
+            for test in tests:
+                if not test(g, f):
+                    break
+            else:
                 times *= mult
-                by.append((rule, mult))
+                if g._log:
+                    by = (by or []) + [(rule, mult)]
         g.pay_rent(f, times, by)
 
     return pay

@@ -91,7 +91,8 @@ def test_official_rulebooks_forbid_by_permission(name):
     found = {a: [(p.rule, p.text) for p in ps] for a, ps in rb.permits.items() if ps}
     assert found == OFFICIAL[name]
     unmortgaged = {"build_unmortgaged"} if name != "classic_1961.rules" else set()
-    assert rb.guarantees == EVERY_GUARANTEE | unmortgaged
+    in_hand = {"bid_in_hand"} if "bid" in OFFICIAL[name] else set()
+    assert rb.guarantees == EVERY_GUARANTEE | unmortgaged | in_hand
     assert rb.whole_group_to_build and rb.trade_rule == "selling"
 
 
@@ -110,6 +111,9 @@ def test_official_rulebooks_forbid_by_permission(name):
     ("a player may not trade a railroad if a lot of the group has a building", set()),
     ("a player may not mortgage if a lot of the group has a house", set()),
     ("a player may not build if a lot of the group is mortgaged", {"build_unmortgaged"}),
+    ("a player may not bid if the bid is more than the player's cash", {"bid_in_hand"}),
+    ("a player may not bid if the bid is at least the player's cash", set()),
+    ("a player may not bid if the bid is more than the player's worth", set()),
 ])
 def test_what_a_permission_guarantees(rules, text, found):
     """Only the plain shapes guarantee something (save_check and the invariants read it): a
