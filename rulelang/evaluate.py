@@ -407,11 +407,18 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
 @compiled("lot_test")
 def _lot_test(env, node: ast.LotTest) -> Test:
     """A test of the space, or of some / no / every lot of its group."""
+    subject = node.subject
     if node.test == "mortgaged":
         negated = node.negated
 
         def lot(g, q):
             return g.state.mortgaged[q] != negated
+        if subject == "space":
+            def space_mortgaged(g, f):
+                pos = f.space
+                return g.state.mortgaged[pos if pos >= 0 else g.state.position[f.player]] \
+                    != negated
+            return space_mortgaged
     else:
         what = units.thing(node.thing.name) if node.thing is not None else "building"
         houses, hotels = what != "hotel", what != "house"
@@ -420,9 +427,14 @@ def _lot_test(env, node: ast.LotTest) -> Test:
         def lot(g, q):
             st = g.state
             return op((st.houses[q] if houses else 0) + (st.hotels[q] if hotels else 0), n)
-    subject = node.subject
-    if subject == "space":
-        return lambda g, f: lot(g, f.space if f.space >= 0 else g.state.position[f.player])
+        if subject == "space":
+            def space_built(g, f):
+                st = g.state
+                pos = f.space
+                if pos < 0:
+                    pos = st.position[f.player]
+                return op((st.houses[pos] if houses else 0) + (st.hotels[pos] if hotels else 0), n)
+            return space_built
     groups = _group_of(env)
     if subject == "a lot":
         return _some_lot(node, groups, lot)

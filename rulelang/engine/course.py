@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 import attrs
 from attrs import frozen
 
-from .firing import Firing
+from .firing import Firing, fire  # fire: the engine runs the hooks of the course with it
 
 if TYPE_CHECKING:
     from .game import Game
@@ -88,29 +88,6 @@ class Course:
 
 
 NO_COURSE = Course()
-
-
-def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
-         amount: int = 0, building: int = 0, card: int = -1) -> None:
-    """Run the hooks of one firing for the player `seat` (-1: none) on `space` (-1: where
-    the player stands), each `fn(game, firing)` with the firing by its rule: they log nothing
-    of their own; the turn's `stop` is put back after them (a bankruptcy keeps it)."""
-    st = game.state
-    if space < 0 and seat >= 0:
-        space = st.position[seat]
-    owner = st.owner[space] if space >= 0 else -1
-    stop = game.stop
-    game.stop = False
-    try:
-        for _, rule, hook in hooks:
-            if game.over or (seat >= 0 and st.bankrupt[seat]):
-                break
-            hook(game, Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount,
-                              building, card))
-            if game.stop:
-                break
-    finally:
-        game.stop = stop or game.stop
 
 
 # ------------------------------------------------------------------ effects
