@@ -157,10 +157,14 @@ def _breaks(game: Game, mask: int, seat: int, pos: int) -> bool:
     if mask & (BUILD_EVENLY | SELL_EVENLY):
         top = game.settings.houses_per_hotel + 1  # a hotel's level (`level`)
         here = top if hotels[pos] else houses[pos]
-        for q in lots:
-            there = top if hotels[q] else houses[q]
-            if (mask & BUILD_EVENLY and there < here) or (mask & SELL_EVENLY and there > here):
-                return True
+        if mask & BUILD_EVENLY:
+            for q in lots:
+                if (top if hotels[q] else houses[q]) < here:
+                    return True
+        if mask & SELL_EVENLY:
+            for q in lots:
+                if (top if hotels[q] else houses[q]) > here:
+                    return True
     return False
 
 
@@ -190,6 +194,9 @@ def _refusing_lot(game: Game, action: str, seat: int, pos: int, owner: int, othe
 def _permit_lot(game: Game, action: str, seat: int, pos: int,
                 building: int = NO_BUILDING) -> None:
     """Refuse the player's action on its own lot if a permission says so (`_refusing_lot`)."""
+    mask = game.rulebook.permit_masks[action]
+    if mask and not _breaks(game, mask, seat, pos):
+        return
     found = _refusing_lot(game, action, seat, pos, seat, -1, building)
     if found is not None:
         raise IllegalAction(found.rule, found.text)
@@ -578,9 +585,9 @@ def _build(game: Game, seat, pos, kind) -> None:
         st.bank_hotels -= 1
         game.transfer(seat, st.bank, sp.hotel_cost, "hotel", rule)
     else:
-        rule = _origin(game, "max_houses")
-        if rule == "engine" and rb.permits["build"]:
-            rule = rb.permits["build"][0].rule  # the rule that says when houses are built
+        rule = rb.memo.get("house_rule")
+        if rule is None:
+            rule = rb.memo["house_rule"] = _house_rule(game)
         st.houses[pos] += 1
         st.bank_houses -= 1
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
@@ -590,6 +597,15 @@ def _build(game: Game, seat, pos, kind) -> None:
     if c.any_building:
         course.fire(game, c.built[kind == "hotel"], seat, pos,
                     building=HOTEL if kind == "hotel" else HOUSE)
+
+
+def _house_rule(game: Game) -> str:
+    """The rule a house bought is logged by: the rule that sets the houses a lot takes, else
+    the rule that says when houses are built (its first permission to build)."""
+    rule = _origin(game, "max_houses")
+    if rule == "engine" and game.rulebook.permits["build"]:
+        rule = game.rulebook.permits["build"][0].rule
+    return rule
 
 
 def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:

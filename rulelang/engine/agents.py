@@ -315,7 +315,8 @@ class DefaultAgent(Agent):
         # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
         version = game.seat_version[seat]
         supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
-        if cash < self._idle_need and version == self._idle_version and supply == self._idle_supply:
+        if cash < self._idle_need and version == self._idle_version \
+                and supply == self._idle_supply:
             return None
         action, need = self._improve(game, seat, cash)
         if action is None:

@@ -248,7 +248,8 @@ class Rulebook:
     permit_masks: dict = attrs.field(init=False)
     street_groups: tuple[int, ...] = attrs.field(init=False)  # groups that take buildings
     is_street: tuple[bool, ...] = attrs.field(init=False)  # per space
-    # what agents derive from the rulebook once and share between games, by their own keys
+    # what the engine and agents derive from the rulebook once and share between games, by
+    # their own keys
     memo: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
