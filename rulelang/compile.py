@@ -336,7 +336,7 @@ class _Env:
         conditions on the firing, then running the effects with it. A landing's owner
         filter is the engine's to test (`owners`); one effect alone is fn itself."""
         effects = self.effects(when.effects)
-        tests = tuple(self.condition(c) for c in when.conditions)
+        tests = self.tests(when.conditions)
         owner = target.owner if isinstance(target, ast.SpaceByKind) else None
         owners = ANY_OWNER if owner is None else _OWNERS.get(owner, OWN)
         if len(effects) == 1 and not tests:
@@ -371,7 +371,7 @@ class _Env:
         compiled form narrows it to lots of a kind or to a building; its conditions must all
         hold (none: always refused)."""
         action = permission.action
-        tests = [self.condition(c) for c in permission.conditions]
+        tests = list(self.tests(permission.conditions))
         per_lot = bool(tests)  # a condition may read the lot: tested per lot
         narrow = form_of(action)(self, action)
         if narrow is not None:
@@ -395,6 +395,17 @@ class _Env:
     def condition(self, c):
         """The closure for one condition: called as test(game, firing)."""
         return evaluate.condition(self, c)
+
+    def tests(self, conditions) -> tuple:
+        """The closures of guards that must all hold, tested in turn: an `and` among them is
+        its conjuncts, so that a guard costs no call of its own."""
+        out: list = []
+        for c in conditions:
+            if type(c) is ast.And:
+                out.extend(self.tests(c.conds))
+            else:
+                out.append(self.condition(c))
+        return tuple(out)
 
     def effect(self, e):
         """The closure for one effect, or None for an effect that runs nothing: called as
@@ -498,7 +509,7 @@ def _token_reaches(env: _Env, rule: str, when) -> None:
 def _rent_due(env: _Env, rule: str, when) -> None:
     """Per space, the (tests, factor, rule) of a `when rent is due on ...: rent xN`, which
     `pay rent` reads (compile_program places these rules first)."""
-    tests = tuple(env.condition(c) for c in when.conditions)
+    tests = env.tests(when.conditions)
     factor = 1
     for e in when.effects:
         if isinstance(e, ast.MultiplyRent):
@@ -811,13 +822,16 @@ def _modified_rent(mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
 
     def pay(g, f):
-        pos = g.state.position[f.player]
         times = factor
-        by = []  # (rule, factor) of the rules that multiplied it, for the log
-        for tests, mult, rule in mods[pos]:
-            if all(test(g, f) for test in tests):
+        by = None  # (rule, factor) of the rules that multiplied it, for the log
+        for tests, mult, rule in mods[g.state.position[f.player]]:
+            for test in tests:
+                if not test(g, f):
+                    break
+            else:
                 times *= mult
-                by.append((rule, mult))
+                if g._log:
+                    by = (by or []) + [(rule, mult)]
         g.pay_rent(f, times, by)
 
     return pay

@@ -13,6 +13,7 @@ import attrs
 
 from . import ast, vocab
 from .vocab.compiled import compiled
+from .engine import actions as act
 from .engine import course as co
 from .engine.game import MAX_TIES
 from .engine.setup import deal_deeds
@@ -189,7 +190,7 @@ def _pay_fine(env, e):
 
 @compiled("lift_or_interest")
 def _lift_or_interest(env, e):
-    return co.lift_or_interest
+    return act.lift_or_interest
 
 
 @compiled("auction_building", "bank_auctions_lots", "everything_to_creditor")

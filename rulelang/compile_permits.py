@@ -26,6 +26,7 @@ GUARANTEES = {
     "sell_evenly": "a building is sold only from a lot with the most buildings of its group",
     "trade_unbuilt": "no deed of a group with a building changes hands in a trade",
     "mortgage_unbuilt": "no lot of a group with a building is mortgaged",
+    "bid_in_hand": "no bid is more than the bidder's cash",
 }
 
 
@@ -81,7 +82,15 @@ def _found(permission: ast.Permission) -> set[str]:
         out.add("trade_unbuilt")
     elif action.action == "mortgage" and _any_lot(guard, "building"):
         out.add("mortgage_unbuilt")
+    elif action.action == "bid" and _bid_over_cash(guard):
+        out.add("bid_in_hand")
     return out
+
+
+def _bid_over_cash(node) -> bool:
+    """`the bid is more than the player's cash`."""
+    return (isinstance(node, ast.Compare) and node.op == "gt"
+            and isinstance(node.left, ast.TheBid) and node.right == ast.Possessive("player", "cash"))
 
 
 def exact(permission: ast.Permission) -> frozenset[str]:

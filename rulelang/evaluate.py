@@ -41,12 +41,9 @@ def _space(g, f) -> int:
 
 
 def _seat(subject: str) -> Callable:
-    """The seat a subject names in a firing (-1: none)."""
-    if subject == "player":
-        return lambda f: f.player
-    if subject == "owner":
-        return lambda f: f.owner
-    return lambda f: getattr(f, "other", -1)  # the partner of a trade
+    """The seat a subject names in a firing (-1: none): the player, the owner, or the partner
+    of a trade (`other`). An attribute getter, so that reading it costs no Python call."""
+    return operator.attrgetter(subject if subject in ("player", "owner") else "other")
 
 
 # ---------------------------------------------------------------- expressions
@@ -143,34 +140,33 @@ def _die_value(dice: tuple, i: int) -> int:
 def _possessive(env, node: ast.Possessive) -> Value:
     seat, prop = _seat(node.subject), node.prop
     if prop == "doubles":
-        return lambda g, f: getattr(f, "streak", 0)
-    if prop == "cash":
-        def read(g, s):
-            return g.state.cash[s]
-    elif prop == "worth":
-        def read(g, s):
-            return g.worth(s)
-    elif prop == "net_worth":
-        def read(g, s):
-            return g.net_worth(s)
-    elif prop == "laps":
+        return lambda g, f: f.streak
+    if prop == "laps":
         env.laps = True
-
-        def read(g, s):
-            return g.state.laps[s]
     elif prop == "turns":
         env.turns = True
+    if prop == "worth":
+        def worth(g, f):
+            s = seat(f)
+            return g.worth(s) if s >= 0 else 0
+        return worth
+    if prop == "net_worth":
+        def net_worth(g, f):
+            s = seat(f)
+            return g.net_worth(s) if s >= 0 else 0
+        return net_worth
+    if prop == "cash":
+        def cash(g, f):
+            s = seat(f)
+            return g.state.cash[s] if s >= 0 else 0
+        return cash
+    # a list of the state, one entry per seat
+    field = {"laps": "laps", "turns": "turns_taken"}.get(prop, "jail_turns")
 
-        def read(g, s):
-            return g.state.turns_taken[s]
-    else:  # jail_turns
-        def read(g, s):
-            return g.state.jail_turns[s]
-
-    def value(g, f):
+    def read(g, f):
         s = seat(f)
-        return read(g, s) if s >= 0 else 0
-    return value
+        return getattr(g.state, field)[s] if s >= 0 else 0
+    return read
 
 
 def _count_owned(env, thing: ast.Name, subject: str) -> Value:
@@ -333,30 +329,37 @@ def _owns_space(env, c: ast.Condition) -> Test:
 def _holds_group(env, c: ast.Condition) -> Test:
     seat = _seat(c.subject)
     groups = _group_of(env)
+    no = c.negated  # asked on every build: the negation is the test's own answer
 
     def whole(g, f):
         s = seat(f)
-        lots = groups[_space(g, f)]
+        pos = f.space
+        if pos < 0:
+            pos = g.state.position[f.player]
+        lots = groups[pos]
         if s < 0 or not lots:
-            return False
+            return no
         owner = g.state.owner
         for q in lots:
             if owner[q] != s:
-                return False
-        return True
-    return _negated(c, whole)
+                return no
+        return not no
+    return whole
 
 
 @compiled("building_level")
 def _building_level(env, c: ast.Condition) -> Test:
     groups = _group_of(env)
     fewest = c.test == "fewest"  # else "most"
+    no = c.negated  # asked on every build or sale: the negation is the test's own answer
 
     def extreme(g, f):
-        pos = _space(g, f)
+        pos = f.space
+        if pos < 0:
+            pos = g.state.position[f.player]
         lots = groups[pos]
         if not lots:
-            return False
+            return no
         st = g.state
         houses, hotels = st.houses, st.hotels
         top = g.settings.houses_per_hotel + 1  # a hotel's level (actions.level)
@@ -364,9 +367,9 @@ def _building_level(env, c: ast.Condition) -> Test:
         for q in lots:
             there = top if hotels[q] else houses[q]
             if (there < here) if fewest else (there > here):
-                return False
-        return True
-    return _negated(c, extreme)
+                return no
+        return not no
+    return extreme
 
 
 def _some_lot(node: ast.LotTest, groups, lot) -> Test:
@@ -375,7 +378,8 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
     if node.test == "mortgaged" and not node.negated:
         def some_mortgaged(g, f):
             mortgaged = g.state.mortgaged
-            for q in groups[_space(g, f)]:
+            pos = f.space
+            for q in groups[pos if pos >= 0 else g.state.position[f.player]]:
                 if mortgaged[q]:
                     return True
             return False
@@ -385,7 +389,8 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
         def some_built(g, f):
             st = g.state
             houses, hotels = st.houses, st.hotels
-            for q in groups[_space(g, f)]:
+            pos = f.space
+            for q in groups[pos if pos >= 0 else st.position[f.player]]:
                 if houses[q] or hotels[q]:
                     return True
             return False
@@ -402,11 +407,18 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
 @compiled("lot_test")
 def _lot_test(env, node: ast.LotTest) -> Test:
     """A test of the space, or of some / no / every lot of its group."""
+    subject = node.subject
     if node.test == "mortgaged":
         negated = node.negated
 
         def lot(g, q):
             return g.state.mortgaged[q] != negated
+        if subject == "space":
+            def space_mortgaged(g, f):
+                pos = f.space
+                return g.state.mortgaged[pos if pos >= 0 else g.state.position[f.player]] \
+                    != negated
+            return space_mortgaged
     else:
         what = units.thing(node.thing.name) if node.thing is not None else "building"
         houses, hotels = what != "hotel", what != "house"
@@ -415,9 +427,14 @@ def _lot_test(env, node: ast.LotTest) -> Test:
         def lot(g, q):
             st = g.state
             return op((st.houses[q] if houses else 0) + (st.hotels[q] if hotels else 0), n)
-    subject = node.subject
-    if subject == "space":
-        return lambda g, f: lot(g, _space(g, f))
+        if subject == "space":
+            def space_built(g, f):
+                st = g.state
+                pos = f.space
+                if pos < 0:
+                    pos = st.position[f.player]
+                return op((st.houses[pos] if houses else 0) + (st.hotels[pos] if hotels else 0), n)
+            return space_built
     groups = _group_of(env)
     if subject == "a lot":
         return _some_lot(node, groups, lot)

@@ -37,6 +37,7 @@ MODULES = (
     "rulelang.engine.setup",
     "rulelang.engine.moves",
     "rulelang.compile",
+    "rulelang.evaluate",
 )
 
 PURE_VARIABLE = "RULELANG_PURE"

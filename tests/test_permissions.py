@@ -91,7 +91,8 @@ def test_official_rulebooks_forbid_by_permission(name):
     found = {a: [(p.rule, p.text) for p in ps] for a, ps in rb.permits.items() if ps}
     assert found == OFFICIAL[name]
     unmortgaged = {"build_unmortgaged"} if name != "classic_1961.rules" else set()
-    assert rb.guarantees == EVERY_GUARANTEE | unmortgaged
+    in_hand = {"bid_in_hand"} if "bid" in OFFICIAL[name] else set()
+    assert rb.guarantees == EVERY_GUARANTEE | unmortgaged | in_hand
     assert rb.whole_group_to_build and rb.trade_rule == "selling"
 
 
@@ -110,6 +111,9 @@ def test_official_rulebooks_forbid_by_permission(name):
     ("a player may not trade a railroad if a lot of the group has a building", set()),
     ("a player may not mortgage if a lot of the group has a house", set()),
     ("a player may not build if a lot of the group is mortgaged", {"build_unmortgaged"}),
+    ("a player may not bid if the bid is more than the player's cash", {"bid_in_hand"}),
+    ("a player may not bid if the bid is at least the player's cash", set()),
+    ("a player may not bid if the bid is more than the player's worth", set()),
 ])
 def test_what_a_permission_guarantees(rules, text, found):
     """Only the plain shapes guarantee something (save_check and the invariants read it): a
@@ -306,3 +310,32 @@ def test_agents_never_submit_a_refused_action(agents):
         game = play_checked("tests/data/permissions/every_action.rules",
                             make_agents(names, 4), seed, 400)
         assert game.over
+
+
+@pytest.mark.parametrize("name", sorted(OFFICIAL))
+def test_a_guarantee_read_on_the_state_answers_as_its_permission(name):
+    """A permission that says exactly some guarantees (Permit.mask) is read on the state by
+    the engine (`_breaks`), not by its compiled condition: both give the same answer for every
+    player and lot, in every state of random games."""
+    from rulelang.engine.firing import HOTEL, HOUSE, NO_BUILDING, Firing
+    from rulelang.engine.game import Game
+
+    rb = rulelang.load(str(ROOT / "rulesets" / name))
+    masked = [(action, p) for action, ps in rb.permits.items() for p in ps if p.mask]
+    assert {action for action, _ in masked} >= {"build", "sell", "mortgage", "trade"}
+    compared = refused = 0
+    for seed in range(2):
+        game = Game(rb, make_agents("random", 4), seed=seed, max_turns=200)
+        while not game.over:
+            game.play_turn()
+            st = game.state
+            for seat in range(st.players):
+                for pos in range(rb.size):
+                    for action, p in masked:
+                        building = {"build": HOUSE, "sell": HOTEL}.get(action, NO_BUILDING)
+                        asked = Firing.for_action(seat, pos, st.owner[pos], building=building)
+                        said = p.test(game, asked)
+                        assert act._breaks(game, p.mask, seat, pos) == said, (p.text, pos)
+                        compared += 1
+                        refused += said
+    assert compared > 10_000 and 0 < refused < compared

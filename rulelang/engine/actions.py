@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from . import course
-from .firing import HOTEL, HOUSE, Firing
+from .firing import HOTEL, HOUSE, NO_BUILDING, Firing
+from .tables import (BUILD_EVENLY, BUILD_UNMORTGAGED, GROUP_UNBUILT, SELL_EVENLY,
+                     WHOLE_GROUP)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -121,19 +123,83 @@ USE_CARD = JailWay("card")
 # trade (`other`), the bid (`amount`), the building built or sold (firing.HOUSE, HOTEL).
 
 
-def _permit(game: Game, permits, asked: Firing) -> None:
-    """Refuse the action if a permission says so: the first, in rule order, that refuses."""
-    for permit in permits:
-        if permit.test(game, asked):
-            raise IllegalAction(permit.rule, permit.text)
-
-
 def _refusing(game: Game, permits, asked: Firing):
     """The first permission, in rule order, that refuses the action asked, or None."""
     for permit in permits:
         if permit.test(game, asked):
             return permit
     return None
+
+
+def _breaks(game: Game, mask: int, seat: int, pos: int) -> bool:
+    """Whether the player's action on the lot breaks one of the guarantees of `mask`
+    (tables.GUARANTEE_BITS), read on the state: what a permission that says exactly them
+    answers (the whole group, evenly, no mortgaged lot, no building in the group)."""
+    st = game.state
+    lots = game.rulebook.group_lots[pos]
+    if not lots:  # no group: not held whole, nor the fewest or the most
+        return bool(mask & (WHOLE_GROUP | BUILD_EVENLY | SELL_EVENLY))
+    if mask & WHOLE_GROUP:
+        owner = st.owner
+        for q in lots:
+            if owner[q] != seat:
+                return True
+    houses, hotels = st.houses, st.hotels
+    if mask & GROUP_UNBUILT:
+        for q in lots:
+            if houses[q] or hotels[q]:
+                return True
+    if mask & BUILD_UNMORTGAGED:
+        mortgaged = st.mortgaged
+        for q in lots:
+            if mortgaged[q]:
+                return True
+    if mask & (BUILD_EVENLY | SELL_EVENLY):
+        top = game.settings.houses_per_hotel + 1  # a hotel's level (`level`)
+        here = top if hotels[pos] else houses[pos]
+        if mask & BUILD_EVENLY:
+            for q in lots:
+                if (top if hotels[q] else houses[q]) < here:
+                    return True
+        if mask & SELL_EVENLY:
+            for q in lots:
+                if (top if hotels[q] else houses[q]) > here:
+                    return True
+    return False
+
+
+def _refusing_lot(game: Game, action: str, seat: int, pos: int, owner: int, other: int = -1,
+                  building: int = NO_BUILDING):
+    """The first permission on `action`, in rule order, that refuses the player's action on
+    the lot `pos` (of `owner`; with `other`, for `building`), or None. A permission that says
+    exactly some guarantees is read on the state (`_breaks`), any other on the action's
+    firing; when all say so, one reading of them all tells that none refuses."""
+    rb = game.rulebook
+    mask = rb.permit_masks[action]
+    if mask and not _breaks(game, mask, seat, pos):
+        return None
+    asked = None
+    for permit in rb.permits[action]:
+        if permit.mask:
+            if _breaks(game, permit.mask, seat, pos):
+                return permit
+            continue
+        if asked is None:
+            asked = Firing.for_action(seat, pos, owner, other=other, building=building)
+        if permit.test(game, asked):
+            return permit
+    return None
+
+
+def _permit_lot(game: Game, action: str, seat: int, pos: int,
+                building: int = NO_BUILDING) -> None:
+    """Refuse the player's action on its own lot if a permission says so (`_refusing_lot`)."""
+    mask = game.rulebook.permit_masks[action]
+    if mask and not _breaks(game, mask, seat, pos):
+        return
+    found = _refusing_lot(game, action, seat, pos, seat, -1, building)
+    if found is not None:
+        raise IllegalAction(found.rule, found.text)
 
 
 def _building(game: Game, pos) -> int:
@@ -147,11 +213,11 @@ def _refusing_trade(game: Game, seat, t: Trade):
     if deeds:
         p = t.partner
         for q in t.give:
-            found = _refusing(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            found = _refusing_lot(game, "trade", seat, q, st.owner[q], p)
             if found is not None:
                 return found
         for q in t.take:
-            found = _refusing(game, deeds, Firing.for_action(seat, q, st.owner[q], other=p))
+            found = _refusing_lot(game, "trade", seat, q, st.owner[q], p)
             if found is not None:
                 return found
     cards = permits["trade_card"]
@@ -176,7 +242,8 @@ def refusing(game: Game, seat, action):
     if kind is JailWay:
         found = permits["pay_fine" if action.way == "pay" else "use_card"]
         return _refusing(game, found, Firing.for_action(seat)) if found else None
-    found = permits[_ACTION_NAMES[kind]]
+    name = _ACTION_NAMES[kind]
+    found = permits[name]
     if not found:
         return None
     if kind is Bid:
@@ -185,13 +252,12 @@ def refusing(game: Game, seat, action):
     st = game.state
     pos = action.pos
     if kind is Build:
-        asked = Firing.for_action(seat, pos, st.owner[pos], building=_building(game, pos))
+        building = _building(game, pos)
     elif kind is Sell:
-        asked = Firing.for_action(seat, pos, st.owner[pos],
-                                  building=HOTEL if st.hotels[pos] else HOUSE)
+        building = HOTEL if st.hotels[pos] else HOUSE
     else:  # SellAll, Mortgage, Lift, Buy
-        asked = Firing.for_action(seat, pos, st.owner[pos])
-    return _refusing(game, found, asked)
+        building = NO_BUILDING
+    return _refusing_lot(game, name, seat, pos, st.owner[pos], -1, building)
 
 
 def permitted(game: Game, seat, action) -> None:
@@ -246,11 +312,11 @@ def _owned(game: Game, seat, pos, setting: str, rule: str = ""):
     """The lot, if it is a property of the player's; else the refusal by the rule whose `set`
     line of `setting` is in force (or by `rule`)."""
     rb = game.rulebook
-    rule = rule or _origin(game, setting)
     if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
-        raise IllegalAction(rule, f"space {pos} is not a property")
+        raise IllegalAction(rule or _origin(game, setting), f"space {pos} is not a property")
     if game.state.owner[pos] != seat:
-        raise IllegalAction(rule, f"{rb.spaces[pos].name!r} is not the player's")
+        raise IllegalAction(rule or _origin(game, setting),
+                            f"{rb.spaces[pos].name!r} is not the player's")
     return rb.spaces[pos]
 
 
@@ -310,15 +376,13 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
                           f"a hotel needs {per_hotel} houses on every lot of the group")
         if st.bank_hotels <= 0:
             raise IllegalAction(_supply_rule(game, "hotels"), "the bank has no hotel left")
-        permits = rb.permits["build"]
-        if permits:
-            _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOTEL))
+        if rb.permits["build"]:
+            _permit_lot(game, "build", seat, pos, HOTEL)
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
         raise IllegalAction(_supply_rule(game, "houses"), "the bank has no house left")
-    permits = rb.permits["build"]
-    if permits:
-        _permit(game, permits, Firing.for_action(seat, pos, seat, building=HOUSE))
+    if rb.permits["build"]:
+        _permit_lot(game, "build", seat, pos, HOUSE)
     return "house", sp.house_cost + extra
 
 
@@ -332,10 +396,8 @@ def check_sell(game: Game, seat, pos) -> int:
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
         raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
                       "sell the group's hotels whole")
-    permits = rb.permits["sell"]
-    if permits:
-        _permit(game, permits, Firing.for_action(seat, pos, seat,
-                                                 building=HOTEL if st.hotels[pos] else HOUSE))
+    if rb.permits["sell"]:
+        _permit_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
     if st.hotels[pos]:
         return sale_value(game, sp.hotel_cost)
     return sale_value(game, sp.house_cost)
@@ -351,9 +413,8 @@ def check_mortgage(game: Game, seat, pos) -> int:
         # a mortgaged lot holds no building (building on one lifts it first); the other lots
         # of the group are the rulebook's matter (a permission)
         raise refusal(game, rule, f"{sp.name!r} has buildings: sell them before mortgaging")
-    permits = game.rulebook.permits["mortgage"]
-    if permits:
-        _permit(game, permits, Firing.for_action(seat, pos, seat))
+    if game.rulebook.permits["mortgage"]:
+        _permit_lot(game, "mortgage", seat, pos)
     return sp.mortgage
 
 
@@ -365,9 +426,8 @@ def check_lift(game: Game, seat, pos) -> int:
     cost = lift_cost(game, pos)
     if game.state.cash[seat] < cost:
         raise refusal(game, rule, "not enough cash to lift the mortgage")
-    permits = game.rulebook.permits["lift"]
-    if permits:
-        _permit(game, permits, Firing.for_action(seat, pos, seat))
+    if game.rulebook.permits["lift"]:
+        _permit_lot(game, "lift", seat, pos)
     return cost
 
 
@@ -457,9 +517,8 @@ def _apply_sell_all(game: Game, seat, action) -> None:
     sp = _owned(game, seat, action.pos, rule)
     if sp.group < 0 or not group_has_buildings(game, sp.group):
         raise refusal(game, rule, "the group has no building")
-    permits = game.rulebook.permits["sell_group"]
-    if permits:
-        _permit(game, permits, Firing.for_action(seat, action.pos, seat))
+    if game.rulebook.permits["sell_group"]:
+        _permit_lot(game, "sell_group", seat, action.pos)
     _sell_group(game, seat, sp.group, game.rulebook.origins["building_sale"])
 
 
@@ -526,9 +585,9 @@ def _build(game: Game, seat, pos, kind) -> None:
         st.bank_hotels -= 1
         game.transfer(seat, st.bank, sp.hotel_cost, "hotel", rule)
     else:
-        rule = _origin(game, "max_houses")
-        if rule == "engine" and rb.permits["build"]:
-            rule = rb.permits["build"][0].rule  # the rule that says when houses are built
+        rule = rb.memo.get("house_rule")
+        if rule is None:
+            rule = rb.memo["house_rule"] = _house_rule(game)
         st.houses[pos] += 1
         st.bank_houses -= 1
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
@@ -538,6 +597,15 @@ def _build(game: Game, seat, pos, kind) -> None:
     if c.any_building:
         course.fire(game, c.built[kind == "hotel"], seat, pos,
                     building=HOTEL if kind == "hotel" else HOUSE)
+
+
+def _house_rule(game: Game) -> str:
+    """The rule a house bought is logged by: the rule that sets the houses a lot takes, else
+    the rule that says when houses are built (its first permission to build)."""
+    rule = _origin(game, "max_houses")
+    if rule == "engine" and game.rulebook.permits["build"]:
+        rule = game.rulebook.permits["build"][0].rule
+    return rule
 
 
 def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
@@ -690,10 +758,14 @@ def deeds_received(game: Game, received) -> None:
             course.fire(game, hooks, seat, pos)
 
 
-def lift_or_interest(game: Game, seat, pos, rule: str) -> None:
-    """The new owner of the mortgaged lot lifts it, if it holds the price and wishes so, or
-    pays the bank the interest (rounded up), by `rule`."""
+def lift_or_interest(game: Game, f: Firing) -> None:
+    """`lift the mortgage or pay the interest` on the deed the player has just received (the
+    firing's space): the new owner lifts it, if it holds the price and wishes so, or pays the
+    bank the interest (rounded up), by the firing's rule."""
     st = game.state
+    seat, pos, rule = f.player, f.space, f.rule
+    if seat < 0 or pos < 0 or not st.mortgaged[pos]:
+        return
     if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
@@ -742,7 +814,9 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
                 raise refusal(game, "auction_min_bid",
                               "a bid cannot exceed what the player could raise")
             if permits:
-                _permit(game, permits, Firing.for_action(seat, lot.pos, amount=bid))
+                found = _refusing(game, permits, Firing.for_action(seat, lot.pos, amount=bid))
+                if found is not None:
+                    raise IllegalAction(found.rule, found.text)
             high, leader = bid, seat
             still.append(seat)
             if game._log:

@@ -153,13 +153,15 @@ class DefaultAgent(Agent):
         self._hotel_level = 0
         self._asks_build = True  # a build permission may refuse its candidates
         self._asks_mortgage = True  # a mortgage permission may refuse its candidates
+        self._asks_trade = True  # a trade permission may refuse its offers
+        self._asks_bid = True  # a bid permission may refuse its bids
         self._bid_key = (-1, -1)
         self._bid_value = 0
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
     unsaved: ClassVar[tuple[str, ...]] = (
         "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
-        "_asks_build", "_asks_mortgage",
+        "_asks_build", "_asks_mortgage", "_asks_trade", "_asks_bid",
     )
 
     def seat_at(self, game: Game, seat):
@@ -181,9 +183,13 @@ class DefaultAgent(Agent):
                 # groups without buildings: permissions that say only so never refuse them
                 _asks(game, "build", {"whole_group", "build_evenly"}),
                 _asks(game, "mortgage", {"mortgage_unbuilt"}),
+                # its trades are of groups without buildings, its bids within its cash
+                _asks(game, "trade", {"trade_unbuilt"}),
+                _asks(game, "bid", {"bid_in_hand"}),
             )
         (self._steps, self._cheapest, self._builds, self._sells, self._mortgages,
-         self._hotel_level, self._asks_build, self._asks_mortgage) = tables
+         self._hotel_level, self._asks_build, self._asks_mortgage, self._asks_trade,
+         self._asks_bid) = tables
 
     def buy(self, game: Game, seat, pos):
         price = game.rulebook.spaces[pos].price
@@ -206,7 +212,7 @@ class DefaultAgent(Agent):
         if high + 1 > limit:
             return None
         bid = max(high + 1, (high + limit) // 2)
-        if game.rulebook.permits["bid"] and not _may(game, seat, Bid(lot, bid)):
+        if (self._asks_bid or bid > st.cash[seat]) and not _may(game, seat, Bid(lot, bid)):
             return None
         return bid
 
@@ -227,15 +233,32 @@ class DefaultAgent(Agent):
         return costs.index(min(costs))
 
     def raise_funds(self, game: Game, seat, owed):
-        st, rb = game.state, game.rulebook
         owned = game.holdings()[seat]
-        spaces, permits = rb.spaces, rb.permits
+        permits = game.rulebook.permits
         # 1. mortgage lots outside whole groups, cheapest first
         best = self._cheapest_mortgage(game, seat, owned, game.whole_streets()[seat])
         if best >= 0:
             return self._mortgages[best]
         # 2. sell buildings, evenly, from the cheapest group: the highest level, then the
         # cheapest house
+        top = self._top_sale(game, seat, owned, False)
+        if top >= 0:
+            sale = self._sale(game, top)
+            # the best of all is the best the permissions allow, if they allow it
+            if not (permits["sell"] or permits["sell_group"]) or _may(game, seat, sale):
+                return sale
+            top = self._top_sale(game, seat, owned, True)
+            if top >= 0:
+                return self._sale(game, top)
+        # 3. mortgage what is left, where no one's buildings stand in the group (a group
+        # held in parts, where no permission asks for the whole group to build)
+        best = self._cheapest_mortgage(game, seat, owned, ())
+        return self._mortgages[best] if best >= 0 else None
+
+    def _top_sale(self, game: Game, seat, owned, asking: bool) -> int:
+        """The lot to sell a building of: the highest level, then the cheapest house, the
+        first of equals; with `asking`, among those the permissions allow. -1 if none."""
+        st, spaces = game.state, game.rulebook.spaces
         houses, hotels = st.houses, st.hotels
         hotel_level = game.settings.max_houses + 1
         top, top_level, top_cost = -1, 0, 0
@@ -244,16 +267,10 @@ class DefaultAgent(Agent):
             if level:
                 cost = spaces[q].house_cost
                 if level > top_level or (level == top_level and cost < top_cost):
-                    if (permits["sell"] or permits["sell_group"]) \
-                            and not _may(game, seat, self._sale(game, q)):
+                    if asking and not _may(game, seat, self._sale(game, q)):
                         continue
                     top, top_level, top_cost = q, level, cost
-        if top >= 0:
-            return self._sale(game, top)
-        # 3. mortgage what is left, where no one's buildings stand in the group (a group
-        # held in parts, where no permission asks for the whole group to build)
-        best = self._cheapest_mortgage(game, seat, owned, ())
-        return self._mortgages[best] if best >= 0 else None
+        return top
 
     def _cheapest_mortgage(self, game: Game, seat, owned, full) -> int:
         """The unmortgaged lot of the cheapest mortgage outside the groups `full` and the groups
@@ -298,7 +315,8 @@ class DefaultAgent(Agent):
         # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
         version = game.seat_version[seat]
         supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
-        if cash < self._idle_need and version == self._idle_version and supply == self._idle_supply:
+        if cash < self._idle_need and version == self._idle_version \
+                and supply == self._idle_supply:
             return None
         action, need = self._improve(game, seat, cash)
         if action is None:
@@ -391,12 +409,12 @@ class DefaultAgent(Agent):
                     )
                     cash = max(0, min(diff, st.cash[seat] - self.reserve))
                     trade = Trade(other, give=lacking, take=theirs, cash=cash)
-                    if _may(game, seat, trade):
+                    if not self._asks_trade or _may(game, seat, trade):
                         return trade
             offer = 2 * sum(rb.spaces[q].price for q in theirs)
             if st.cash[seat] - offer >= self.reserve + 100:
                 trade = Trade(other, take=theirs, cash=offer)
-                if _may(game, seat, trade):
+                if not self._asks_trade or _may(game, seat, trade):
                     return trade
         return None
 

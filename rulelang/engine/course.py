@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 import attrs
 from attrs import frozen
 
-from .firing import Firing
+from .firing import Firing, fire  # fire: the engine runs the hooks of the course with it
 
 if TYPE_CHECKING:
     from .game import Game
@@ -44,7 +44,10 @@ class Instruction:
         """Whether the conditions hold for the player `seat` (-1: none) where it stands."""
         if not self.tests:
             return True
-        f = _firing(game, seat, -1, self.rule, other, 0, 0, -1)
+        st = game.state
+        space = st.position[seat] if seat >= 0 else -1
+        f = Firing(seat, space, st.owner[space] if space >= 0 else -1, -1, (), 0, self.rule,
+                   None, 0, other)
         return all(test(game, f) for test in self.tests)
 
 
@@ -85,36 +88,6 @@ class Course:
 
 
 NO_COURSE = Course()
-
-
-def _firing(game: Game, seat: int, space: int, rule: str, other: int, amount: int,
-            building: int, card: int) -> Firing:
-    """The firing of an event of the course for `seat` on `space` (-1: where it stands)."""
-    st = game.state
-    if space < 0 and seat >= 0:
-        space = st.position[seat]
-    owner = st.owner[space] if space >= 0 else -1
-    return Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount, building, card)
-
-
-def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
-         amount: int = 0, building: int = 0, card: int = -1) -> None:
-    """Run the hooks of one firing for the player `seat` (-1: none), each `fn(game, firing)`
-    with the firing by its rule: they log nothing of their own; the turn's `stop` is put back
-    after them (a bankruptcy keeps it)."""
-    st = game.state
-    f = _firing(game, seat, space, "", other, amount, building, card)
-    stop = game.stop
-    game.stop = False
-    try:
-        for _, rule, hook in hooks:
-            if game.over or (seat >= 0 and st.bankrupt[seat]):
-                break
-            hook(game, f.by_rule(rule))
-            if game.stop:
-                break
-    finally:
-        game.stop = stop or game.stop
 
 
 # ------------------------------------------------------------------ effects
@@ -167,15 +140,3 @@ def leave_jail(game: Game, f: Firing) -> None:
     if f.player >= 0 and game.state.in_jail[f.player]:
         how = "rule" if not f.dice else "doubles" if f.streak else "forced"
         game._free(f.player, how, f.rule)
-
-
-def lift_or_interest(game: Game, f: Firing) -> None:
-    """`lift the mortgage or pay the interest` on the deed the player has just received (the
-    firing's space): lifted if it holds the lifting price and wishes so, else the interest to
-    the bank."""
-    from . import actions as act
-
-    pos = f.space
-    if f.player < 0 or pos < 0 or not game.state.mortgaged[pos]:
-        return
-    act.lift_or_interest(game, f.player, pos, f.rule)

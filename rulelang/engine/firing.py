@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 # no rule may take their names (E118)
 from rulelang.vocab.types import ENGINE_CAUSES
 
-__all__ = ["ENGINE_CAUSES", "FIELDS", "Firing"]
+__all__ = ["ENGINE_CAUSES", "FIELDS", "Firing", "fire"]
 
 if TYPE_CHECKING:
+    from .game import Game
     from .tables import RentContext
 
 FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", "streak",
@@ -114,3 +115,27 @@ class Firing:
     def __repr__(self) -> str:
         return ("Firing(" + ", ".join(f"{name}={value!r}" for name, value
                                       in zip(FIELDS, self.fields())) + ")")
+
+
+def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
+         amount: int = 0, building: int = 0, card: int = -1) -> None:
+    """Run the hooks of one firing of an event of the game's course (engine/course.py) for
+    the player `seat` (-1: none) on `space` (-1: where the player stands), each
+    `fn(game, firing)` with the firing by its rule: they log nothing of their own; the turn's
+    `stop` is put back after them (a bankruptcy keeps it)."""
+    st = game.state
+    if space < 0 and seat >= 0:
+        space = st.position[seat]
+    owner = st.owner[space] if space >= 0 else -1
+    stop = game.stop
+    game.stop = False
+    try:
+        for _, rule, hook in hooks:
+            if game.over or (seat >= 0 and st.bankrupt[seat]):
+                break
+            hook(game, Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount,
+                              building, card))
+            if game.stop:
+                break
+    finally:
+        game.stop = stop or game.stop

@@ -127,6 +127,25 @@ ACTIONS = ("build", "sell", "sell_group", "mortgage", "lift", "trade", "trade_ca
            "bid", "pay_fine", "use_card")
 
 
+# The guarantees (compile_permits.GUARANTEES) that the engine reads on the state itself, one
+# bit each: a permission that says exactly some of them (Permit.exact) is tested without a
+# firing (engine/actions.py, `_breaks`), as the hot path of every build, sale and mortgage.
+WHOLE_GROUP, BUILD_EVENLY, BUILD_UNMORTGAGED, SELL_EVENLY, GROUP_UNBUILT = 1, 2, 4, 8, 16
+GUARANTEE_BITS = {"whole_group": WHOLE_GROUP, "build_evenly": BUILD_EVENLY,
+                  "build_unmortgaged": BUILD_UNMORTGAGED, "sell_evenly": SELL_EVENLY,
+                  "trade_unbuilt": GROUP_UNBUILT, "mortgage_unbuilt": GROUP_UNBUILT}
+
+
+def _mask(exact: frozenset) -> int:
+    """The bits of an exact permission's guarantees; 0 if one of them has none."""
+    if not exact or not exact <= GUARANTEE_BITS.keys():
+        return 0
+    mask = 0
+    for name in exact:
+        mask |= GUARANTEE_BITS[name]
+    return mask
+
+
 @frozen
 class Permit:
     """One compiled permission: `test(game, firing)` is True when it refuses the action asked
@@ -142,6 +161,12 @@ class Permit:
     # of them fails, and nowhere else; empty when it says more: an agent that knows its
     # candidate keeps those guarantees need not ask it
     exact: frozenset = frozenset()
+    # the bits of `exact` (GUARANTEE_BITS), when the engine can read them all on the state:
+    # then `test` on a lot is the same as `_breaks` with them (tests/test_permissions.py)
+    mask: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "mask", _mask(self.exact))
 
 
 def _no_permits() -> dict:
@@ -217,9 +242,14 @@ class Rulebook:
     totals: tuple[int, ...] = attrs.field(init=False)
     triples: tuple[bool, ...] = attrs.field(init=False)
     group_of: tuple[int, ...] = attrs.field(init=False)  # per space, its group or -1
+    group_lots: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # per space, () if none
+    # per action, the bits of its permissions when every one is read on the state
+    # (Permit.mask), else 0: no bit broken, none refuses
+    permit_masks: dict = attrs.field(init=False)
     street_groups: tuple[int, ...] = attrs.field(init=False)  # groups that take buildings
     is_street: tuple[bool, ...] = attrs.field(init=False)  # per space
-    # what agents derive from the rulebook once and share between games, by their own keys
+    # what the engine and agents derive from the rulebook once and share between games, by
+    # their own keys
     memo: dict = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -234,6 +264,18 @@ class Rulebook:
             self, "properties", tuple(s.index for s in self.spaces if s.is_property)
         )
         object.__setattr__(self, "group_of", tuple(s.group for s in self.spaces))
+        object.__setattr__(self, "group_lots", tuple(
+            self.groups[s.group] if s.group >= 0 else () for s in self.spaces))
+        masks = {}
+        for action, permits in self.permits.items():
+            union = 0
+            for p in permits:
+                if not p.mask:
+                    union = 0
+                    break
+                union |= p.mask
+            masks[action] = union
+        object.__setattr__(self, "permit_masks", masks)
         object.__setattr__(self, "is_street", tuple(s.kind == "street" for s in self.spaces))
         object.__setattr__(self, "street_groups", tuple(
             g for g, members in enumerate(self.groups) if self.spaces[members[0]].kind == "street"
