@@ -75,12 +75,13 @@ def board_figure(rulebook: Rulebook, values: Sequence[float], *, in_jail: float 
 
     n = rulebook.size
     cells, width, height = _layout(n)
-    shown = list(values) + ([in_jail] if in_jail is not None else [])
-    # the scale starts at the least figure above zero: a space nobody ends on (Go To Jail)
-    # shows in the palest colour without flattening the others
-    positive = [v for v in shown if v > 0] or [0.0]
-    norm = Normalize(vmin=min(positive), vmax=max(max(shown), min(positive) + 1e-12),
+    # the scale spans the spaces' figures above zero: a space nobody ends on (Go To Jail)
+    # shows in the palest colour, In Jail above the scale (--jail stay) in the darkest,
+    # without flattening the others
+    positive = [v for v in values if v > 0] or [0.0]
+    norm = Normalize(vmin=min(positive), vmax=max(max(values), min(positive) + 1e-12),
                      clip=True)
+    above = in_jail is not None and in_jail > norm.vmax
     colours = colormaps[cmap]
     fig = Figure(figsize=(13, 13 * height / width), dpi=110)
     ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
@@ -93,8 +94,9 @@ def board_figure(rulebook: Rulebook, values: Sequence[float], *, in_jail: float 
     jail = rulebook.jail if in_jail is not None else -1
     for pos, (x, y, w, h, side) in enumerate(cells):
         corner = w == h == CORNER
-        ax.add_patch(Rectangle((x, y), w, h, facecolor=colours(norm(values[pos])),
-                               edgecolor="black", linewidth=0.8))
+        shade = colours(norm(values[pos]))
+        ax.add_patch(Rectangle((x, y), w, h, facecolor=shade, edgecolor="black",
+                               linewidth=0.8))
         band = _group_colour(rulebook, pos)
         if band is not None and not corner:
             # the colour band on the edge towards the middle of the board
@@ -105,11 +107,11 @@ def board_figure(rulebook: Rulebook, values: Sequence[float], *, in_jail: float 
         name = rulebook.spaces[pos].name
         value = fmt.format(values[pos])
         if pos == jail:
-            _jail_corner(ax, (x, y, w, h), (width / 2, height / 2), name, value,
+            _jail_corner(ax, (x, y, w, h), (width / 2, height / 2), name, value, shade,
                          colours(norm(in_jail)), fmt.format(in_jail))
             continue
         if corner:
-            _label(ax, x + w / 2, y + h / 2, name, value, 0, 14, 9)
+            _label(ax, x + w / 2, y + h / 2, name, value, 0, 14, 9, shade)
             continue
         # the text runs along the long side of the space, read from outside the board
         rotation = {0: 90, 1: 0, 2: 90, 3: 0}[side]
@@ -117,7 +119,7 @@ def board_figure(rulebook: Rulebook, values: Sequence[float], *, in_jail: float 
         if band is not None:
             cx, cy = {0: (cx, cy - BAND / 2), 1: (cx - BAND / 2, cy),
                       2: (cx, cy + BAND / 2), 3: (cx + BAND / 2, cy)}[side]
-        _label(ax, cx, cy, name, value, rotation, 16 if band is None else 14, 7.5)
+        _label(ax, cx, cy, name, value, rotation, 16 if band is None else 14, 7.5, shade)
     # the middle: the title, the caption and the scale
     ax.text(width / 2, height * 0.66, title, ha="center", va="center", fontsize=17,
             fontweight="bold", wrap=True)
@@ -128,7 +130,8 @@ def board_figure(rulebook: Rulebook, values: Sequence[float], *, in_jail: float 
     from matplotlib.cm import ScalarMappable
 
     mappable = ScalarMappable(norm=norm, cmap=colours)
-    cb = fig.colorbar(mappable, cax=bar, orientation="horizontal")
+    cb = fig.colorbar(mappable, cax=bar, orientation="horizontal",
+                      extend="max" if above else "neither")
     from matplotlib.ticker import FuncFormatter
 
     cb.ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt.format(v)))
@@ -138,13 +141,19 @@ def board_figure(rulebook: Rulebook, values: Sequence[float], *, in_jail: float 
     return fig
 
 
-def _label(ax, x, y, name, value, rotation, width, size):
+def _ink(colour) -> str:
+    """Black on a light shade, white on a dark one."""
+    r, g, b = colour[:3]
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+
+
+def _label(ax, x, y, name, value, rotation, width, size, colour):
     text = "\n".join(textwrap.wrap(name, width)) + "\n" + value
     ax.text(x, y, text, ha="center", va="center", rotation=rotation, fontsize=size,
-            linespacing=1.15)
+            linespacing=1.15, color=_ink(colour))
 
 
-def _jail_corner(ax, cell, centre, name, value, colour, jail_value):
+def _jail_corner(ax, cell, centre, name, value, shade, colour, jail_value):
     """The jail's space: In Jail a square in its part towards the middle of the board, Just
     Visiting the rest."""
     from matplotlib.patches import Rectangle
@@ -158,13 +167,13 @@ def _jail_corner(ax, cell, centre, name, value, colour, jail_value):
     ax.add_patch(Rectangle((ix, iy), inner, inner, facecolor=colour, edgecolor="black",
                            linewidth=1.0))
     ax.text(ix + inner / 2, iy + inner / 2, f"In Jail\n{jail_value}", ha="center",
-            va="center", fontsize=9, fontweight="bold")
+            va="center", fontsize=9, fontweight="bold", color=_ink(colour))
     # Just Visiting: the L round the inner square, its two arms along the board's edges
     vx = x + (w - inner) / 2 if right else x + inner + (w - inner) / 2
     vy = y + (h - inner) / 2 if up else y + inner + (h - inner) / 2
-    ax.text(vx, y + h / 2 + (inner / 2 if not up else 0) - (0 if not up else -0.0),
-            f"Just Visiting {value}", ha="center", va="center", fontsize=7.5, rotation=90)
-    ax.text(x + w / 2, vy, name, ha="center", va="center", fontsize=8)
+    ax.text(vx, y + h / 2 + (0 if up else inner / 2), f"Just Visiting {value}", ha="center",
+            va="center", fontsize=7.5, rotation=90, color=_ink(shade))
+    ax.text(x + w / 2, vy, name, ha="center", va="center", fontsize=8, color=_ink(shade))
 
 
 def save_board(path: str, rulebook: Rulebook, values: Sequence[float], **kwargs) -> None:

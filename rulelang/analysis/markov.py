@@ -494,17 +494,24 @@ def _stationary(rows, cols, vals, size: int):
 
 def _rents(probe: Probe, rb: Rulebook, per_roll, rent_w: dict) -> tuple[PropertyRent, ...]:
     """Per property, per level: sum over its landings (rent context, throw) of the landing's
-    probability per throw times the rent the rulebook charges for it."""
+    probability per throw times the rent the rulebook charges for it. The rent is probed
+    once per total and doubles of the throw (with the first throw of each): a utility's rent
+    reads the total, a rule may read the doubles; the faces themselves are not read again."""
+    first: dict = {}
+    for r in range(len(rb.rolls)):
+        first.setdefault((rb.totals[r], rb.doubles[r]), r)
     by_pos: dict = {}
     for (pos, rent, r), w in rent_w.items():
-        by_pos.setdefault(pos, []).append((rent, r, w))
+        key = (rent, first[rb.totals[r], rb.doubles[r]])
+        row = by_pos.setdefault(pos, {})
+        row[key] = row.get(key, 0.0) + w
     out = []
     for pos in rb.properties:
         sp = rb.spaces[pos]
         rows = []
         for lv in levels(rb, pos):
             probe.rent_board(pos, (lv.kind, lv.count))
-            total = sum(w * probe.rent(r, rent) for rent, r, w in by_pos.get(pos, ()))
+            total = sum(w * probe.rent(r, rent) for (rent, r), w in by_pos.get(pos, {}).items())
             rows.append((lv, float(total)))
         out.append(PropertyRent(pos, sp.name, sp.kind, float(per_roll[pos]), tuple(rows)))
     return tuple(out)
