@@ -179,6 +179,8 @@ def test_the_json_document():
     """--json's document: the ruleset, the model, the squares with index, name and the two
     probabilities as numbers from 0 to 1, In Jail apart."""
     doc = exact("leave", "uniform").to_json()
+    assert list(doc) == ["ruleset", "model", "squares", "in_jail"]
+    assert set(doc["in_jail"]) == {"per_roll", "end_of_turn"}
     assert doc["ruleset"] == classic().title
     assert doc["model"] == {"jail": "leave", "cards": "uniform"}
     first = doc["squares"][0]

@@ -70,7 +70,8 @@ class Analysis:
     rents: tuple[PropertyRent, ...]
 
     def to_json(self) -> dict:
-        """The `rulelang analyze --json` document (docs/analysis.md)."""
+        """The `rulelang analyze --json` document, exactly these keys (docs/analysis.md);
+        the rents are the table's and `rents`'."""
         return {
             "ruleset": self.ruleset,
             "model": {"jail": self.jail, "cards": self.cards},
@@ -78,12 +79,6 @@ class Analysis:
                          "end_of_turn": self.end_of_turn[i]}
                         for i, name in enumerate(self.names)],
             "in_jail": {"per_roll": self.jail_per_roll, "end_of_turn": self.jail_end_of_turn},
-            "throws_per_turn": self.throws_per_turn,
-            "rents": [{"index": p.index, "name": p.name, "kind": p.kind,
-                       "per_roll": p.per_roll,
-                       "levels": [{"level": lv.label, "rent_per_roll": value}
-                                  for lv, value in p.rents]}
-                      for p in self.rents],
         }
 
 
