@@ -297,9 +297,7 @@ class _Chain:
         step = steps[0]
         if step.kind == "jail":
             return {(JAIL, None, False, held): 1.0}
-        if step.kind == "move":
-            if step.passing:
-                self._check_passing(q, step.steps)
+        if step.kind == "move":  # what it passes does nothing to the pawn (_check_static)
             return _with_again(self.resolve(step.dest, r, held, step.rent, stack), again)
         # a draw: a mixture of the deck's cards
         deck = step.deck
@@ -319,9 +317,6 @@ class _Chain:
             for k, v in _with_again(part, again).items():
                 out[k] = out.get(k, 0.0) + w * v
         return out
-
-    def _check_passing(self, q: int, steps: int) -> None:
-        """Nothing to do: _check_static refused any passing rule that moves the pawn."""
 
     # ------------------------------------------------------------ the states
 
