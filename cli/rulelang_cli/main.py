@@ -1,5 +1,5 @@
-"""The `rulelang` command: check, explain, run and bench rulebooks; resume saved games; build
-the compiled engine."""
+"""The `rulelang` command: check, explain, run, bench and analyze rulebooks; resume saved games;
+build the compiled engine."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ _COMMANDS = {
     "explain": "rulelang_cli.explain_cmd:explain",
     "run": "rulelang_cli.run_cmd:run",
     "bench": "rulelang_cli.bench_cmd:bench",
+    "analyze": "rulelang_cli.analyze_cmd:analyze",
     "resume": "rulelang_cli.resume_cmd:resume",
     "native": "rulelang_cli.native_cmd:native_group",
 }
