@@ -16,6 +16,7 @@ _COMMANDS = {
     "bench": "rulelang_cli.bench_cmd:bench",
     "resume": "rulelang_cli.resume_cmd:resume",
     "native": "rulelang_cli.native_cmd:native_group",
+    "fmt": "rulelang_cli.fmt_cmd:fmt",
 }
 
 
