@@ -53,10 +53,12 @@ def _files(ctx, param, paths: tuple[str, ...]) -> list[str]:
 @click.option("--diff", is_flag=True,
               help="change nothing; print a unified diff of what would change")
 def fmt(files: list[str], check: bool, diff: bool) -> None:
-    """Rewrite rules files in rulelang's one layout: two spaces per block level, one space
-    between words, the kinds of a board lined up, one blank line around every rule, option,
-    board and deck. Comments stay where they are; no line is wrapped or joined; the rules
-    mean exactly what they meant (docs/formatting.md).
+    """Rewrite rules files in the one canonical layout; --check, --diff change nothing.
+
+    The layout: two spaces per block level, one space between words, the kinds of a board
+    lined up, one blank line around every rule, option, board and deck. Comments stay where
+    they are; no line is wrapped or joined; the rules mean exactly what they meant
+    (docs/formatting.md).
 
     FILE may be a directory (every .rules file below it) or - (standard input, the result on
     standard output). A file is rewritten only when its layout changes, by replacing it
