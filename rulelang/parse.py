@@ -20,7 +20,7 @@ import sys
 import tempfile
 import types
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import attrs
 
@@ -39,6 +39,7 @@ from rulelang.recover import recover, shift, without_comment
 from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
+           "tokens", "Lexeme", "normalize", "decode_source",
            "COMMAND_LINE", "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS",
            "MAX_FACES", "MAX_RENTS"]
 
@@ -457,7 +458,11 @@ def read_source(path: str, shown: str | None = None) -> str:
     """The text of a rules file; a file `files.read_rules` refuses and non-UTF-8 bytes
     become RuleError. `shown` is the path to name in messages and spans (default: path)."""
     shown = str(path) if shown is None else shown
-    data = read_rules(str(path), shown)
+    return decode_source(read_rules(str(path), shown), shown)
+
+
+def decode_source(data: bytes, shown: str) -> str:
+    """The text of a rules file's bytes; non-UTF-8 bytes become RuleError E011 (at `shown`)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -566,6 +571,51 @@ def _parse(text: str, path: str, start: str = "start", offset: int = 0):
         _indenter.offset = 0
 
 
+class Lexeme(NamedTuple):
+    """One token as the parser receives it: its terminal's name (`NAME`, `STRING`, `COLON`,
+    `_NL`, `_INDENT`, `_DEDENT` ...), its text, and where it starts and ends in the
+    normalised text (offsets; 1-based line and column)."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    line: int
+    column: int
+
+
+def tokens(text: str, path: str) -> list[Lexeme]:
+    """The tokens the parser reads in a text that parses (`parse_text` raised nothing), layout
+    tokens included, in order; positions are in `normalize(text)`.
+
+    Comments and the spaces between tokens are not tokens: they are the text between one
+    token's end and the next one's start. A text that does not parse raises RuleError.
+    """
+    text = _normalize(text)
+    parser = _get_parser()
+    out: list[Lexeme] = []
+    pos, offset, start = 0, 0, "start"
+    while pos < len(text):
+        end = _chunk_end(text, pos)
+        chunk = text[pos:end]
+        _indenter.path, _indenter.offset = path, offset
+        try:
+            session = parser.parse_interactive(chunk, start=start)
+            last = None
+            for last in session.iter_parse():
+                out.append(Lexeme(last.type, str(last), pos + (last.start_pos or 0),
+                                  pos + (last.end_pos or 0), offset + (last.line or 1),
+                                  last.column or 1))
+            session.feed_eof(last)
+        except UnexpectedInput as e:
+            _raise(shift(_syntax_error(e, chunk, path, parser).diagnostic, offset))
+        finally:
+            _indenter.offset = 0
+        offset += chunk.count("\n")
+        pos, start = end, "items"
+    return out
+
+
 def _raise(d) -> None:
     raise RuleError(d.code, d.message, d.span, d.hint, d.notes) from None
 
@@ -604,10 +654,14 @@ def parse_override(text: str) -> ast.Set:
 
 
 def _normalize(text: str) -> str:
+    """The text as the lexer reads it: no byte-order mark, LF line ends, a final LF."""
     # CRLF and a BOM are common in files saved on Windows; neither changes line numbers.
     # A lone CR is not a line break (grep and wc see none): the lexer reports it (E001).
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     return text if text.endswith("\n") else text + "\n"
+
+
+normalize = _normalize  # public: token positions are offsets in its result
 
 
 # ---------------------------------------------------------------- Lark errors -> RuleError

@@ -282,3 +282,86 @@ def course_rules(draw) -> str:
         effects = draw(st.lists(st.sampled_from(COURSE_EFFECTS), min_size=1, max_size=3))
         lines.append(f"  when {event}{guard}: {', '.join(effects)}\n")
     return 'rule course:\n  cite "fuzz", "course"\n' + "".join(lines)
+
+
+# ---------------------------------------------------------------- whole rulebooks
+# For the formatter: every kind of line the grammar has, comments anywhere, in the layout the
+# formatter writes or not; drawn to parse (their meaning may still fail the checker).
+
+_COMMENT_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
+                                      whitelist_characters="\t#\"'"), max_size=24)
+
+
+@st.composite
+def comments(draw, indent: str = "") -> str:
+    """Zero to two comment lines at an indentation, perhaps after a blank line."""
+    out = "\n" if draw(st.integers(0, 3)) == 0 else ""
+    for _ in range(draw(st.integers(0, 2))):
+        out += f"{indent}#{draw(_COMMENT_TEXT)}\n"
+    return out
+
+
+@st.composite
+def statements(draw, indent: str = "  ", options: tuple[str, ...] = ()) -> str:
+    """One to four lines of a rule's body, some with a comment after them."""
+    n = draw(st.integers(0, 600))
+    forms = (
+        f"when a turn starts if {draw(conditions(1, typed=True, who=('player',)))}: "
+        f"collect ${n}",
+        f'when a player lands on "GO": the player chooses one: nothing; pay ${n}, collect $1',
+        'when a player lands on "Chance": advance to the next railroad, else collect $5',
+        'when a player lands on "Chance": advance to the nearest utility, rent dice x10',
+        f"when a player passes \"GO\": collect {draw(expressions('money', ('player',)))}",
+        f"set jail_fine = ${n}",
+        "set players = 2 to 6",
+        'when a die shows "Star 1": move back 3',
+        "a player may not build unless the player's cash is at least $100",
+    )
+    out = ""
+    for line in draw(st.lists(st.sampled_from(forms), min_size=1, max_size=4)):
+        out += draw(comments(indent))
+        tail = f"  #{draw(_COMMENT_TEXT)}" if draw(st.integers(0, 4)) == 0 else ""
+        out += f"{indent}{line}{tail}\n"
+    return out + draw(permissions(options)).replace("  a player", indent + "a player")
+
+
+@st.composite
+def rulebooks(draw) -> str:
+    """A rulebook extending the 1961 rules: renames, dice, a board, decks, rules of every
+    kind (the game's course, conditions, choices, `, else`, permissions), an option holding
+    rules, and comments between and after lines."""
+    out = draw(comments()) + 'rulebook "Generated"\nextends "classic_1961.rules"\n\n'
+    options = ("extra",) if draw(st.booleans()) else ()
+    for i in range(draw(st.integers(1, 6))):
+        out += draw(comments())
+        kind = draw(st.sampled_from(("rule", "course", "replace", "before", "rename", "dice",
+                                     "board", "deck", "option", "set")))
+        if kind == "rule":
+            out += f'rule r{i}:\n  cite "fuzz", "r{i}"\n' + draw(statements("  ", options))
+        elif kind == "course":
+            out += draw(course_rules()).replace("rule course:", f"rule course_{i}:")
+        elif kind == "replace":
+            out += "replace rule salary:\n" + draw(statements("  ", options))
+        elif kind == "before":
+            out += f"before salary rule b{i}:\n" + draw(statements("  ", options))
+        elif kind == "rename":
+            out += f'rename space "Chance" to "Luck {i}"\nrename house to "hut"\n'
+        elif kind == "dice":
+            out += draw(dice())
+        elif kind == "set":
+            out += f"set starting_cash = ${draw(st.integers(0, 9000))}\n"
+        elif kind == "board":
+            names = draw(st.lists(st.text("abcdef XYZ.&'", min_size=1, max_size=30),
+                                  min_size=1, max_size=5, unique=True))
+            out += 'board:\n  "GO": go\n' + "".join(
+                f'  "{name}": street in "G", price $60, mortgage $30, house $50, '
+                f"rent $2 $10 $30 $90 $160 $250\n" for name in names)
+        elif kind == "deck":
+            out += (f'deck "Chance":\n  card "C{i}" "Go": advance to "GO"\n'
+                    f'  card "D{i}" "Pay": pay $15, collect $1\n')
+        else:
+            out += (f'option extra "An option":\n  set houses = 30\n{draw(comments("  "))}'
+                    f'  rule o{i}:\n    cite "fuzz", "o{i}"\n'
+                    + draw(statements("    ")))
+        out += "\n" if draw(st.integers(0, 3)) else ""
+    return out + draw(comments())

@@ -1,5 +1,5 @@
-"""The `rulelang` command: check, explain, run, bench and analyze rulebooks; resume saved games;
-build the compiled engine."""
+"""The `rulelang` command: check, format, explain, run, bench and analyze rulebooks; resume saved
+games; build the compiled engine."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import click
 # because it never loads the engine.
 _COMMANDS = {
     "check": "rulelang_cli.check_cmd:check",
+    "fmt": "rulelang_cli.fmt_cmd:fmt",
     "explain": "rulelang_cli.explain_cmd:explain",
     "run": "rulelang_cli.run_cmd:run",
     "bench": "rulelang_cli.bench_cmd:bench",
