@@ -457,7 +457,12 @@ def read_source(path: str, shown: str | None = None) -> str:
     """The text of a rules file; a file `files.read_rules` refuses and non-UTF-8 bytes
     become RuleError. `shown` is the path to name in messages and spans (default: path)."""
     shown = str(path) if shown is None else shown
-    data = read_rules(str(path), shown)
+    return decode_source(read_rules(str(path), shown), shown)
+
+
+def decode_source(data: bytes, shown: str) -> str:
+    """The text of the bytes of a rules file named `shown`; E011 at the first byte that is
+    not UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -11,13 +11,14 @@ import time
 
 import click
 
-from rulelang import RuleErrors, load, native, play_games
+from rulelang import native, play_games
 
+from .main import short_help
 from .options import include_path_option
-from .render import print_diagnostics
+from .render import load_or_exit
 
 
-@click.command()
+@click.command(short_help=short_help("bench"))
 @click.argument("file", type=click.Path(dir_okay=False), default="rulesets/classic_1961.rules")
 @click.option("--games", "-g", type=click.IntRange(1), default=200, show_default=True,
               help="games per run")
@@ -32,11 +33,7 @@ from .render import print_diagnostics
 @include_path_option
 def bench(file, games, repeat, players, agents, seed, check_runs, as_json, include_path):
     """Median player-turns per second over REPEAT batches of GAMES games (log off)."""
-    try:
-        rulebook = load(file, include_path=include_path)
-    except RuleErrors as errors:
-        print_diagnostics(errors.diagnostics)
-        sys.exit(1)
+    rulebook = load_or_exit(file, include_path=include_path)
     rates, batches = [], []
     for _ in range(repeat):
         batch = play_games(rulebook, games, agents, players, seed)
