@@ -12,9 +12,12 @@ import time
 import click
 
 from rulelang import native, play_games
+from rulelang.diagnostics import printable
+from rulelang.engine.game import MAX_SEED, MIN_SEED
+from rulelang.runner import make_agents
 
 from .main import short_help
-from .options import include_path_option
+from .options import agents_option, include_path_option
 from .render import load_or_exit
 
 
@@ -25,8 +28,9 @@ from .render import load_or_exit
 @click.option("--repeat", "-r", type=click.IntRange(1), default=5, show_default=True,
               help="runs; the median is reported")
 @click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True)
-@click.option("--agents", "-a", default="default", show_default=True)
-@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@agents_option
+@click.option("--seed", "-s", type=click.IntRange(MIN_SEED, MAX_SEED), default=1,
+              show_default=True, help="seed of the first game of each run")
 @click.option("--check-runs", type=click.IntRange(0), default=5, show_default=True,
               help="also time `rulelang check FILE` in a fresh interpreter this many times")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
@@ -34,6 +38,10 @@ from .render import load_or_exit
 def bench(file, games, repeat, players, agents, seed, check_runs, as_json, include_path):
     """Median player-turns per second over REPEAT batches of GAMES games (log off)."""
     rulebook = load_or_exit(file, include_path=include_path)
+    try:
+        make_agents(agents, players)
+    except ValueError as err:
+        raise click.BadParameter(printable(str(err)), param_hint="--agents") from None
     rates, batches = [], []
     for _ in range(repeat):
         batch = play_games(rulebook, games, agents, players, seed)

@@ -58,7 +58,7 @@ def resume(save, rules_path, agents, include_path, log_path, as_json, save_at, s
     with ExitStack() as stack:
         if log_path:
             sink.append(log_writer(log_path, stack))
-        play_on(game, save_at, save_path, as_json, err=log_path == "-")
+        play_on(game, save_at, save_path, as_json, log_path == "-")
 
 
 def _seats(save: str, agents: str) -> int:
