@@ -82,6 +82,7 @@ def broken(tmp_path):
     (["bench", CLASSIC, "--agents", "nobody", "--check-runs", "0"], 2),
     (["run", CLASSIC, "--seed", str(MAX_SEED + 1)], 2),
     (["run", CLASSIC, "--seed", str(MAX_SEED), "--games", "2"], 2),
+    (["run", CLASSIC, "--save-at", "3", "--save", "-"], 2),
     (["explain", "E999"], 2),
     (["lsit"], 2),
     (["check", "{broken}"], 1),

@@ -107,6 +107,9 @@ def check_save_options(save_at, save_path) -> None:
     """--save-at and --save go together."""
     if (save_at is None) != (save_path is None):
         raise click.UsageError("--save-at TURN and --save PATH go together")
+    if save_path == "-":
+        raise click.BadParameter("a save is written to a file, not to standard output",
+                                 param_hint="--save")
 
 
 def play_on(game, save_at, save_path, as_json, err=False) -> None:
