@@ -488,7 +488,7 @@ def _seats(saved: list[SavedAgent], given: Sequence | None, where: str) -> list:
         cls = AGENTS.get(s.name)
         if cls is None or f"{cls.__module__}.{cls.__qualname__}" != s.kind:
             raise SaveError(f"seat {i} of {where} was played by the agent {s.kind!r}, which is "
-                            "not built in; name its class: rulelang resume --agents module:Class (from "
-                            "Python: load_game(..., agents=[...]))")
+                            "not built in; name its class: rulelang resume --agents "
+                            "module:Class (from Python: load_game(..., agents=[...]))")
         seats.append(cls())
     return seats
