@@ -83,18 +83,19 @@ _VALUE_NAMES = {ast.Money: "money", ast.Count: "the count", ast.Percent: "the pe
 
 
 def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.Set] = (),
-               include_path: Iterable[str] = ()) -> tuple[ast.Program | None,
-                                                          list[Diagnostic]]:
+               include_path: Iterable[str] = (), data: bytes | None = None,
+               ) -> tuple[ast.Program | None, list[Diagnostic]]:
     """Parse, resolve and check `path`; any stage's errors come back as diagnostics.
 
     overrides are the `--set NAME=VALUE` of a command line (parse.parse_override);
-    include_path the directories an `extends` may also name files in (files.Library).
+    include_path the directories an `extends` may also name files in (files.Library); data
+    the played file's bytes when they are not read from `path` (resolve.load_chain).
     The items of an option that is off are checked too, by checking the rulebook again with
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
     try:
-        chain = load_chain(str(path), include_path)
+        chain = load_chain(str(path), include_path, data)
         overrides = tuple(overrides)
         program, errors = merge(chain, options, overrides)
     except RuleError as e:

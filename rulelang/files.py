@@ -25,7 +25,7 @@ from rulelang import ast
 from rulelang.diagnostics import RuleError
 
 __all__ = ["INSTALLED", "MAX_BYTES", "Library", "installed", "installed_names", "missing",
-           "read_rules", "source_text"]
+           "read_rules", "read_stream", "source_text"]
 
 # The rulebooks shipped with rulelang: `rulelang/rulesets` is a link to the top-level
 # rulesets/ in a source tree, and a copy of it in an installed package.
@@ -132,6 +132,20 @@ def _read(fd: int, shown: str, limit: int) -> bytes:
     except OSError as e:
         raise RuleError("E401", f"cannot read '{shown}': {e.strerror or e}",
                         _nowhere(shown)) from None
+
+
+def read_stream(stream, shown: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a rules file read from an open binary stream (standard input) named
+    `shown`: E421 past `limit` bytes, of which at most limit + 1 are read; E401 if it
+    cannot be read."""
+    try:
+        data = stream.read(limit + 1)
+    except OSError as e:
+        raise RuleError("E401", f"cannot read '{shown}': {e.strerror or e}",
+                        _nowhere(shown)) from None
+    if len(data) > limit:
+        raise _too_large(shown, f"over {limit:,} bytes", limit)
+    return data
 
 
 def _too_large(path: str, size: str, limit: int) -> RuleError:

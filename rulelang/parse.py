@@ -462,7 +462,8 @@ def read_source(path: str, shown: str | None = None) -> str:
 
 
 def decode_source(data: bytes, shown: str) -> str:
-    """The text of a rules file's bytes; non-UTF-8 bytes become RuleError E011 (at `shown`)."""
+    """The text of the bytes of a rules file named `shown`; E011 at the first byte that is
+    not UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

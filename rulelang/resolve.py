@@ -21,7 +21,7 @@ import attrs
 from rulelang import ast, files
 from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
-from rulelang.parse import parse_file
+from rulelang.parse import decode_source, parse_file, parse_text
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "played_file",
            "did_you_mean", "closest"]
@@ -120,15 +120,24 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
     ), errors
 
 
-def load_chain(path: str, include_path: Iterable[str] = ()) -> list[ast.File]:
+def load_chain(path: str, include_path: Iterable[str] = (),
+               data: bytes | None = None) -> list[ast.File]:
     """The played file (`played_file`: an installed rulebook if no file is at `path`) and
     the files it extends, played first; E401/E402 on a broken chain, E419 for a played file
     that links out of the allowed directories or an `extends` outside them (`files.Library`),
-    E420/E421 for a file that is not a regular file or is too large."""
-    path = played_file(path)
-    library = Library.of(path, include_path)
-    library.admit(path)
-    file = parse_file(path)
+    E420/E421 for a file that is not a regular file or is too large.
+
+    data: the played file's bytes when they come from elsewhere than a file (`rulelang
+    check -` reads standard input): `path` then only names it, and its `extends` are looked
+    up from the current directory."""
+    if data is None:
+        path = played_file(path)
+        library = Library.of(path, include_path)
+        library.admit(path)
+        file = parse_file(path)
+    else:
+        library = Library.of(os.path.join(os.curdir, os.path.basename(path)), include_path)
+        file = parse_text(decode_source(data, path), path)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
@@ -160,11 +169,14 @@ def load_chain(path: str, include_path: Iterable[str] = ()) -> list[ast.File]:
 
 def played_file(path: str) -> str:
     """The file to play for `path`: itself if it exists, else the installed rulebook at that
-    relative path (`classic_1961.rules`, `house/no_auctions.rules`); E401 if neither
-    exists, with a hint naming a close installed rulebook or file of the folder."""
+    relative path, `.rules` optional (`classic_1961.rules` or `classic_1961`,
+    `house/no_auctions`); E401 if neither exists, with a hint naming a close installed
+    rulebook or file of the folder."""
     if not files.missing(path):
         return path
     found = files.installed(path)
+    if found is None and not path.endswith(".rules"):
+        found = files.installed(path + ".rules")
     if found is not None:
         return found
     name = closest(path, files.installed_names())

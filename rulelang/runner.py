@@ -6,7 +6,11 @@ alone. Results are plain attrs values with a `to_json()` for the CLI and for res
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 import time
+from types import ModuleType
 from typing import Callable, Sequence
 
 from attrs import asdict, frozen
@@ -15,10 +19,89 @@ from .engine.agents import AGENTS, Agent
 from .engine import endings
 from .engine.game import DEFAULT_MAX_TURNS, Game
 from .engine.tables import Rulebook
+from .resolve import did_you_mean
+
+
+def agent_class(name: str) -> type[Agent]:
+    """The agent class `name` stands for: a built-in agent ("default", "random"), or a
+    subclass of Agent written `module:Class` (a module importable from the Python path or
+    the current directory) or `path/to/file.py:Class`. ValueError says what is wrong."""
+    if name in AGENTS:
+        return AGENTS[name]
+    where, colon, attr = name.rpartition(":")
+    if not colon or not where or not attr:
+        hint = did_you_mean(name, AGENTS) or \
+            f"choose from {', '.join(AGENTS)}, or name a class: module:Class or file.py:Class"
+        raise ValueError(f"unknown agent {name!r}; {hint}")
+    module = _agent_module(where)
+    found: object = module
+    for part in attr.split("."):
+        found = getattr(found, part, None)
+    if found is None:
+        agents = sorted(n for n, v in vars(module).items()
+                        if isinstance(v, type) and issubclass(v, Agent) and v is not Agent)
+        hint = did_you_mean(attr, agents) or (f"its agents: {', '.join(agents)}" if agents
+                                              else "it defines no subclass of rulelang.Agent")
+        raise ValueError(f"{where!r} has no {attr!r}; {hint}")
+    if not (isinstance(found, type) and issubclass(found, Agent)):
+        raise ValueError(f"{name!r} is not an agent (a subclass of rulelang.Agent)")
+    return found
+
+
+_FILE_MODULES: dict[str, ModuleType] = {}  # the agents' modules read from files, by real path
+
+
+def _agent_module(where: str) -> ModuleType:
+    """The module `where` names: a file if it ends in .py, else a module to import."""
+    if where.endswith(".py"):
+        real = os.path.realpath(where)
+        if real in _FILE_MODULES:
+            return _FILE_MODULES[real]
+        if not os.path.isfile(real):
+            raise ValueError(f"no such file {where!r}")
+        name = os.path.basename(where)[:-3]
+        spec = importlib.util.spec_from_file_location(name, real)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"{where!r} cannot be loaded as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        loader = spec.loader
+
+        owned = sys.modules.setdefault(name, module) is module  # for its classes' lookups
+
+        def execute() -> ModuleType:
+            try:
+                loader.exec_module(module)
+            except BaseException:
+                if owned:
+                    del sys.modules[name]
+                raise
+            return module
+
+        _run_module(where, execute)
+        _FILE_MODULES[real] = module
+        return module
+    if os.getcwd() not in sys.path:  # as for `python -m`, after what is installed
+        sys.path.append(os.getcwd())
+    return _run_module(where, lambda: importlib.import_module(where))
+
+
+def _run_module(where: str, load: Callable[[], ModuleType]) -> ModuleType:
+    try:
+        return load()
+    except ModuleNotFoundError as err:
+        if err.name and (where == err.name or where.startswith(err.name + ".")):
+            raise ValueError(f"no module named {where!r} (the Python path and the current "
+                             "directory were searched)") from None
+        raise ValueError(f"{where!r} could not be loaded: {err}") from None
+    except Exception as err:  # the module's own mistake, told in one line
+        detail = f"{type(err).__name__}: {err}".rstrip(": ")
+        raise ValueError(f"{where!r} could not be loaded: {detail}") from None
 
 
 def make_agents(spec: Sequence[str | Agent] | str, players: int) -> list[Agent]:
-    """Agents for `players` seats from names ("default", "random") or instances.
+    """Agents for `players` seats from names or instances: a name is a built-in agent
+    ("default", "random") or an Agent subclass, `module:Class` or `file.py:Class`
+    (agent_class), made with no arguments.
 
     One name seats that agent everywhere; otherwise give exactly one per seat.
     """
@@ -32,9 +115,13 @@ def make_agents(spec: Sequence[str | Agent] | str, players: int) -> list[Agent]:
     out = []
     for item in spec:
         if isinstance(item, str):
-            if item not in AGENTS:
-                raise ValueError(f"unknown agent {item!r}; choose from {', '.join(AGENTS)}")
-            out.append(AGENTS[item]())
+            cls = agent_class(item)
+            try:
+                out.append(cls())
+            except Exception as err:  # an agent class that needs arguments, or fails
+                detail = f"{type(err).__name__}: {err}".rstrip(": ")
+                raise ValueError(f"the agent {item!r} cannot be made without arguments: "
+                                 f"{detail}") from None
         else:
             out.append(item)
     return out
@@ -127,6 +214,16 @@ class BatchResult:
         return d
 
 
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during `play_games`: `batch` summarises the games finished before it (its
+    `games` counts them), and `asked` is how many games the batch was to play."""
+
+    def __init__(self, batch: BatchResult, asked: int):
+        super().__init__()
+        self.batch = batch
+        self.asked = asked
+
+
 def play_games(
     rulebook: Rulebook,
     games: int,
@@ -137,35 +234,50 @@ def play_games(
     log: Callable[[str], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> BatchResult:
-    """Play `games` games from seeds seed, seed+1, ... and summarise them."""
-    wins = [0] * players
-    reasons: dict[str, int] = {}
-    finished = capped = turns = 0
+    """Play `games` games from seeds seed, seed+1, ... and summarise them.
+
+    A KeyboardInterrupt (Ctrl-C) stops the batch as a BatchInterrupted, which carries the
+    summary of the games finished until then.
+    """
+    ended: list[tuple[int, str, int | None]] = []  # each finished game's turns, end, winner
     start = time.perf_counter()
-    for i in range(games):
-        seats = make_agents(agents, players)
-        game = Game(rulebook, seats, seed=seed + i, max_turns=max_turns, log=log).play()
-        turns += game.state.turn
-        reasons[game.end_reason] = reasons.get(game.end_reason, 0) + 1
-        if game.winner is not None:
-            finished += 1
-            wins[game.winner] += 1
-        elif game.end_reason == "turn_cap":
-            capped += 1
-        if progress is not None:
-            progress(i + 1)
-    elapsed = time.perf_counter() - start
-    return BatchResult(
-        ruleset=rulebook.title,
-        players=players,
-        seed=seed,
-        games=games,
-        finished=finished,
-        capped=capped,
-        wins_by_seat=tuple(wins),
-        end_reasons=dict(sorted(reasons.items())),
-        mean_turns=round(turns / games, 2) if games else 0.0,
-        turns_total=turns,
-        elapsed_s=round(elapsed, 3),
-        turns_per_s=round(turns / elapsed, 1) if elapsed > 0 else 0.0,
-    )
+
+    def summary() -> BatchResult:
+        elapsed = time.perf_counter() - start
+        wins = [0] * players
+        reasons: dict[str, int] = {}
+        finished = capped = turns = 0
+        for game_turns, reason, winner in ended:
+            turns += game_turns
+            reasons[reason] = reasons.get(reason, 0) + 1
+            if winner is not None:
+                finished += 1
+                wins[winner] += 1
+            elif reason == "turn_cap":
+                capped += 1
+        done = len(ended)
+        return BatchResult(
+            ruleset=rulebook.title,
+            players=players,
+            seed=seed,
+            games=done,
+            finished=finished,
+            capped=capped,
+            wins_by_seat=tuple(wins),
+            end_reasons=dict(sorted(reasons.items())),
+            mean_turns=round(turns / done, 2) if done else 0.0,
+            turns_total=turns,
+            elapsed_s=round(elapsed, 3),
+            turns_per_s=round(turns / elapsed, 1) if elapsed > 0 else 0.0,
+        )
+
+    try:
+        for i in range(games):
+            seats = make_agents(agents, players)
+            game = Game(rulebook, seats, seed=seed + i, max_turns=max_turns, log=log).play()
+            ended.append((game.state.turn, game.end_reason, game.winner))
+            if progress is not None:
+                progress(len(ended))
+    except KeyboardInterrupt:
+        raise BatchInterrupted(summary(), games) from None
+    return summary()

@@ -28,7 +28,7 @@ from . import native, save_check
 from .diagnostics import json_safe
 from .files import not_regular
 from .engine.agents import AGENTS
-from .engine.game import Game
+from .engine.game import MAX_SEED, MIN_SEED, Game
 from .engine.state import State
 from .engine.tables import Rulebook
 
@@ -337,16 +337,29 @@ def load_game(path: str | os.PathLike, agents: Sequence | None = None,
     rulelang.load); log: where the events go next.
     """
     target = os.fspath(path)
+    return loads(_read(target), agents, rulebook, log, target, include_path)
+
+
+def seat_count(path: str | os.PathLike) -> int:
+    """How many seats the game saved in `path` has (SaveError if it is no valid save)."""
+    target = os.fspath(path)
+    body = _open(_read(target), repr(target))
+    seats = body.get("agents") if isinstance(body, dict) else None
+    if not isinstance(seats, list):
+        raise SaveError(f"{target!r} is not a valid save: it has no seats")
+    return len(seats)
+
+
+def _read(target: str) -> str:
     try:
         with open(target, "rb") as f:
             data = f.read()
     except OSError as err:
         raise SaveError(f"cannot read {target!r}: {err.strerror}") from None
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveError(f"{target!r} is not a rulelang save: it is not UTF-8 text") from None
-    return loads(text, agents, rulebook, log, target, include_path)
 
 
 def loads(text: str, agents: Sequence | None = None,
@@ -376,6 +389,9 @@ def loads(text: str, agents: Sequence | None = None,
     if not saved.agents:
         raise SaveError(f"{where} is not a valid save: it has no seats")
     seats = _seats(saved.agents, agents, where)
+    if not MIN_SEED <= saved.seed <= MAX_SEED:
+        raise SaveError(f"{where} is not a valid save: its seed {saved.seed} is not a 64-bit "
+                        "integer")
     game = Game(rulebook, seats, seed=saved.seed, max_turns=saved.max_turns)
     if len(saved.progress.seat_version) != len(seats):
         raise SaveError(f"{where} is not a valid save: {len(saved.progress.seat_version)} "
@@ -472,6 +488,7 @@ def _seats(saved: list[SavedAgent], given: Sequence | None, where: str) -> list:
         cls = AGENTS.get(s.name)
         if cls is None or f"{cls.__module__}.{cls.__qualname__}" != s.kind:
             raise SaveError(f"seat {i} of {where} was played by the agent {s.kind!r}, which is "
-                            "not built in; resume it from Python with agents=[...]")
+                            "not built in; name its class: rulelang resume --agents "
+                            "module:Class (from Python: load_game(..., agents=[...]))")
         seats.append(cls())
     return seats

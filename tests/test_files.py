@@ -312,11 +312,29 @@ def test_an_installed_rulebook_is_played_by_name(tmp_path, monkeypatch):
     assert d.code == "E401" and d.hint == f"did you mean the installed rulebook '{CLASSIC}'?"
     for missing, hint in (("clasic_1961.rules", CLASSIC), ("house/no_auction.rules",
                                                             "house/no_auctions.rules")):
-        run = _cli("run", missing, cwd=tmp_path)
-        assert run.returncode == 1 and "[E401]" in run.stderr and hint in run.stderr, run
+        run = _cli("run", missing, cwd=tmp_path)  # a FILE that is not there: the command line
+        assert run.returncode == 2 and "[E401]" in run.stderr and hint in run.stderr, run
         check = _cli("check", missing, cwd=tmp_path)
         assert check.returncode == 2 and hint in check.stderr, check
     assert _api("../classic_1961.rules", cwd=tmp_path) == {"check": ["E401"], "load": ["E401"]}
+
+
+def test_an_installed_rulebook_is_named_without_rules(tmp_path):
+    """`rulelang run classic_1961` and `check house/no_auctions` find the installed rulebooks
+    without `.rules`; a file of that very name in the directory wins; rulelang.load too."""
+    done = _cli("run", "classic_1961", "--players", "3", "--max-turns", "30", "--json",
+                cwd=tmp_path)
+    assert done.returncode == 0, done
+    assert json.loads(done.stdout)["ruleset"] == "Monopoly, Canadian rules (1961)"
+    done = _cli("check", "classic_1961", "house/no_auctions", cwd=tmp_path)
+    assert done.returncode == 0 and "house/no_auctions: ok" in done.stdout, done
+    assert _api("house/no_auctions", cwd=tmp_path) == {"check": [], "load": []}
+    _rulebook(tmp_path / "classic_1961", "house/no_auctions.rules")  # a file named so wins
+    done = _cli("run", "classic_1961", "--players", "3", "--max-turns", "30", "--json",
+                cwd=tmp_path)
+    assert done.returncode == 0 and json.loads(done.stdout)["ruleset"] == "R", done
+    done = _cli("run", "clasic_1961", cwd=tmp_path)
+    assert done.returncode == 2 and "classic_1961.rules" in done.stderr, done
 
 
 def test_the_house_rules_still_extend_their_parent():

@@ -151,7 +151,7 @@ def test_a_crash_in_the_middle_leaves_the_old_log_whole(command, interrupt, save
     module = run_cmd if command == "run" else resume_cmd
     real = module.play_on
 
-    def crashing(game, *args):
+    def crashing(game, *args, **kwargs):
         for _ in range(5):
             game.play_turn()
         raise interrupt()

@@ -145,7 +145,8 @@ def test_own_agents_resume_with_their_state(make, tmp_path):
     lines: list[str] = []
     game = _played_to(Game(load(RULES), seats(), seed=3, max_turns=400, log=lines.append), 40)
     rulelang.save_game(game, tmp_path / "g.json")
-    with pytest.raises(rulelang.SaveError, match="not built in; resume it from Python"):
+    with pytest.raises(rulelang.SaveError, match="not built in; name its class: rulelang "
+                       "resume --agents"):
         rulelang.load_game(tmp_path / "g.json")
     rulelang.load_game(tmp_path / "g.json", agents=seats(), log=lines.append).play()
     assert lines == whole

@@ -284,8 +284,12 @@ def test_numbers_and_nesting_beyond_bounds_are_refused(raw, message, good, tmp_p
 
 
 def test_a_huge_seed_is_refused_on_saving_too(tmp_path):
-    """What a save could not load again is refused when saving, and nothing is written."""
-    game = Game(load(RULES), make_agents("default", 3), seed=10**150)
+    """What a save could not load again is refused when saving, and nothing is written (a
+    game is not made from such a seed: only a Python caller can set one)."""
+    with pytest.raises(ValueError, match="not a 64-bit integer"):
+        Game(load(RULES), make_agents("default", 3), seed=10**150)
+    game = Game(load(RULES), make_agents("default", 3), seed=1)
+    game.seed = 10**150
     with pytest.raises(rulelang.SaveError, match="an integer of 151 digits"):
         rulelang.save_game(game, tmp_path / "g.json")
     assert not list(tmp_path.iterdir())

@@ -11,32 +11,37 @@ import time
 
 import click
 
-from rulelang import RuleErrors, load, native, play_games
+from rulelang import native, play_games
+from rulelang.diagnostics import printable
+from rulelang.engine.game import MAX_SEED, MIN_SEED
+from rulelang.runner import make_agents
 
-from .options import include_path_option
-from .render import print_diagnostics
+from .main import short_help
+from .options import agents_option, include_path_option
+from .render import load_or_exit
 
 
-@click.command()
+@click.command(short_help=short_help("bench"))
 @click.argument("file", type=click.Path(dir_okay=False), default="rulesets/classic_1961.rules")
 @click.option("--games", "-g", type=click.IntRange(1), default=200, show_default=True,
               help="games per run")
 @click.option("--repeat", "-r", type=click.IntRange(1), default=5, show_default=True,
               help="runs; the median is reported")
 @click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True)
-@click.option("--agents", "-a", default="default", show_default=True)
-@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@agents_option
+@click.option("--seed", "-s", type=click.IntRange(MIN_SEED, MAX_SEED), default=1,
+              show_default=True, help="seed of the first game of each run")
 @click.option("--check-runs", type=click.IntRange(0), default=5, show_default=True,
               help="also time `rulelang check FILE` in a fresh interpreter this many times")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @include_path_option
 def bench(file, games, repeat, players, agents, seed, check_runs, as_json, include_path):
     """Median player-turns per second over REPEAT batches of GAMES games (log off)."""
+    rulebook = load_or_exit(file, include_path=include_path)
     try:
-        rulebook = load(file, include_path=include_path)
-    except RuleErrors as errors:
-        print_diagnostics(errors.diagnostics)
-        sys.exit(1)
+        make_agents(agents, players)
+    except ValueError as err:
+        raise click.BadParameter(printable(str(err)), param_hint="--agents") from None
     rates, batches = [], []
     for _ in range(repeat):
         batch = play_games(rulebook, games, agents, players, seed)

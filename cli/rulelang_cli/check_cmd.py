@@ -1,4 +1,5 @@
-"""`rulelang check FILE...`: report every diagnostic of each rulebook; exit 0 clean, 1 errors."""
+"""`rulelang check FILE...`: report every diagnostic of each rulebook; exit 0 clean, 1 errors,
+2 a mistake of the command line (a FILE that does not exist, an unknown --option or --set)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ import click
 
 from rulelang.check import check_path
 from rulelang.diagnostics import RuleError, json_safe, render, summary, to_json
-from rulelang.files import source_text
+from rulelang.files import read_stream, source_text
 from rulelang.parse import parse_override
 from rulelang.resolve import played_file
 
+from .main import short_help
 from .options import include_path_option
-from .render import usage_message
+from .render import command_line_part, usage_message
+
+STDIN = "<stdin>"  # the file name of the rulebook `check -` reads from standard input
 
 
 def _read(path: str, cache: dict[str, str | None]) -> str | None:
@@ -23,19 +27,19 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
     return cache[path]
 
 
-def _existing(ctx, param, paths: tuple[str, ...]) -> tuple[str, ...]:
-    """Each path names a file, or an installed rulebook (`classic_1961.rules`); else usage."""
-    for path in paths:
-        try:
-            played_file(path)
-        except RuleError as e:
-            raise click.BadParameter(usage_message(e.diagnostics), ctx, param) from None
-    return paths
+def _stdin(sources: dict[str, str | None]) -> tuple[bytes | None, RuleError | None]:
+    """The bytes of standard input (at most the size of a rules file), or why not."""
+    try:
+        data = read_stream(click.get_binary_stream("stdin"), STDIN)
+    except RuleError as e:
+        return None, e
+    sources[STDIN] = data.decode("utf-8", "replace")
+    return data, None
 
 
-@click.command()
+@click.command(short_help=short_help("check"))
 @click.argument("files", metavar="FILE...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False), callback=_existing)
+                type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json for tools")
 @click.option("--strict", is_flag=True, help="count warnings as errors")
@@ -50,19 +54,45 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
     overrides, dead and clashing rules, chains that never end, money and the end of the game.
 
     Every diagnostic of every file, sorted by position; `rulelang explain CODE` tells more.
-    --format json prints one list of objects (file, line, column, end_line, end_column,
-    severity, code, message, hint, notes). Exit status: 0 no errors (warnings allowed unless
-    --strict), 1 errors found, 2 bad usage.
+    A FILE is a path, an installed rulebook's name (`classic_1961`), or `-` for standard
+    input (its `extends` are looked up from the current directory). --format json prints one
+    list of objects (file, line, column, end_line, end_column, severity, code, message, hint,
+    notes).
+
+    Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found, 2 a mistake
+    of the command line: a FILE that does not exist (the others are checked all the same), an
+    unknown --option or --set name, a bad --set value.
     """
+    if files.count("-") > 1:
+        raise click.BadParameter("standard input (-) can be read only once", param_hint="FILE...")
     sources: dict[str, str | None] = {}
     failed = False
     report = []
+    usage: dict[tuple[str, str], None] = {}  # (option, message): mistakes of the command line
     try:
         overrides = [parse_override(p) for p in parameters]
     except RuleError as e:
         raise click.BadParameter(usage_message(e.diagnostics), param_hint="--set") from None
     for path in files:
-        _, diags = check_path(path, options, overrides, include_path)
+        data = None
+        if path == "-":
+            path = STDIN
+            data, unread = _stdin(sources)
+        else:
+            try:
+                played_file(path)
+            except RuleError as e:
+                usage[("FILE...", usage_message(e.diagnostics))] = None
+                continue
+        if data is None and path == STDIN:
+            diags = [unread.diagnostic]
+        else:
+            _, diags = check_path(path, options, overrides, include_path, data)
+        wrong = command_line_part(diags)
+        for option, found in wrong.items():
+            named = f"{path}: " if len(files) > 1 and option == "--option" else ""
+            usage[(option, named + usage_message(found))] = None
+        diags = [d for d in diags if not any(d in found for found in wrong.values())]
         errors = sum(d.is_error for d in diags)
         warnings = len(diags) - errors
         failed = failed or errors > 0 or (strict and warnings > 0)
@@ -74,4 +104,8 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
         click.echo(summary(path, diags))
     if fmt == "json":
         click.echo(json_safe(json.dumps(report, indent=2, ensure_ascii=False)))
+    if usage:
+        option = next(iter(usage))[0]
+        raise click.BadParameter("; ".join(m for o, m in usage if o == option),
+                                 param_hint=option)
     sys.exit(1 if failed else 0)

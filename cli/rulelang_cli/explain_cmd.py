@@ -11,8 +11,10 @@ from rulelang.diagnostics import CODES, printable
 from rulelang.explain import describe, explanation, find, suggestion
 from rulelang.resolve import did_you_mean
 
+from .main import short_help
 
-@click.command()
+
+@click.command(short_help=short_help("explain"))
 @click.argument("what", nargs=-1, required=True)
 def explain(what: tuple[str, ...]) -> None:
     """Print what a code (such as E104) means, an example that fails and how to fix it; or

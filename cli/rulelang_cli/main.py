@@ -1,5 +1,5 @@
-"""The `rulelang` command: check, format, explain, run, bench and analyze rulebooks; resume saved
-games; build the compiled engine."""
+"""The `rulelang` command: check, format, explain, run, bench and analyze rulebooks; list
+the installed ones; resume saved games; build the compiled engine."""
 
 from __future__ import annotations
 
@@ -7,18 +7,33 @@ import importlib
 
 import click
 
-# Each command's module is imported only when that command runs: `rulelang check` stays quick
-# because it never loads the engine.
+from .options import INTERRUPTED
+
+# Each command's module is imported only when that command runs: `rulelang --help` and
+# `rulelang check` stay quick because they never load the engine. The one-line help of each
+# command is here too, for `rulelang --help` (the commands' own short_help is the same text).
 _COMMANDS = {
-    "check": "rulelang_cli.check_cmd:check",
-    "fmt": "rulelang_cli.fmt_cmd:fmt",
-    "explain": "rulelang_cli.explain_cmd:explain",
-    "run": "rulelang_cli.run_cmd:run",
-    "bench": "rulelang_cli.bench_cmd:bench",
-    "analyze": "rulelang_cli.analyze_cmd:analyze",
-    "resume": "rulelang_cli.resume_cmd:resume",
-    "native": "rulelang_cli.native_cmd:native_group",
+    "check": ("rulelang_cli.check_cmd:check",
+              "Check rulebooks: every mistake, with its line, code and hint."),
+    "fmt": ("rulelang_cli.fmt_cmd:fmt",
+            "Rewrite rules files in the one canonical layout."),
+    "explain": ("rulelang_cli.explain_cmd:explain",
+                "What a diagnostic code or a word of the language means."),
+    "run": ("rulelang_cli.run_cmd:run", "Play a rulebook headlessly: one game, or a batch."),
+    "list": ("rulelang_cli.list_cmd:list_rulebooks",
+             "The installed rulebooks, with their options and parameters."),
+    "bench": ("rulelang_cli.bench_cmd:bench",
+              "The engine's speed: median player-turns per second."),
+    "analyze": ("rulelang_cli.analyze_cmd:analyze",
+                "Exact long-run landing probabilities and rents, as a Markov chain."),
+    "resume": ("rulelang_cli.resume_cmd:resume", "Play on a saved game to its end."),
+    "native": ("rulelang_cli.native_cmd:native_group",
+               "Build, inspect or remove the engine compiled with mypyc."),
 }
+
+def short_help(name: str) -> str:
+    """The one-line help of a command, as `rulelang --help` shows it."""
+    return _COMMANDS[name][1]
 
 
 class _LazyGroup(click.Group):
@@ -28,11 +43,33 @@ class _LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in _COMMANDS:
             return None
-        module, attr = _COMMANDS[name].split(":")
+        module, attr = _COMMANDS[name][0].split(":")
         return getattr(importlib.import_module(module), attr)
 
+    def format_commands(self, ctx, formatter):
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, help) for name, (_, help) in _COMMANDS.items()])
 
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+    def resolve_command(self, ctx, args):
+        if args and args[0] not in _COMMANDS and not args[0].startswith("-"):
+            from rulelang.resolve import did_you_mean
+
+            hint = did_you_mean(args[0], _COMMANDS) or f"the commands: {', '.join(_COMMANDS)}"
+            ctx.fail(f"no such command '{args[0]}'; {hint}")
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Exit status: 0 success, 1 the rulebook (or the save) has errors, 2 a "
+             "mistake of the command line, 130 stopped by Ctrl-C. `rulelang COMMAND --help` "
+             "tells more.")
 @click.version_option(package_name="rulelang")
 def main():
     """rulelang: Monopoly-family rulebooks as data — check them, play them, measure them."""

@@ -8,8 +8,10 @@ import click
 
 from rulelang import native
 
+from .main import short_help
 
-@click.group(name="native")
+
+@click.group(name="native", short_help=short_help("native"))
 def native_group() -> None:
     """The engine compiled ahead of time with mypyc: the same games, about twice as fast.
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import click
 
+INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
+
 include_path_option = click.option(
     "--include-path", "-I", "include_path", multiple=True, metavar="DIR",
     type=click.Path(exists=True, file_okay=False),
     help="a directory whose rules files an `extends` may name, searched after the "
     "extending file's own and before the installed rulebooks (repeatable)")
+
+agents_option = click.option(
+    "--agents", "-a", default="default", show_default=True, metavar="AGENTS",
+    help="one agent for every seat, or one per seat, separated by commas: default, random, or "
+    "a subclass of rulelang.Agent as module:Class or path/to/file.py:Class")

@@ -12,9 +12,12 @@ import os
 import stat
 import sys
 import tempfile
+from contextlib import ExitStack
+from typing import Callable
 
 import click
 
+from rulelang.diagnostics import json_safe
 from rulelang.files import not_regular
 
 
@@ -59,6 +62,18 @@ def check_outputs(outputs: dict[str, str | None], inputs: dict[str, str], force:
                                      param_hint=option)
 
 
+def log_writer(path: str | None, stack: ExitStack) -> Callable[[str], None] | None:
+    """What writes the events of `--log PATH`: None without one; `-` standard output;
+    else an AtomicText entered on `stack`, renamed over PATH when the stack closes."""
+    if not path:
+        return None
+    if path == "-":
+        stdout = click.get_text_stream("stdout")
+        return lambda line: stdout.write(json_safe(line) + "\n")
+    out = stack.enter_context(AtomicText(path))
+    return lambda line: out.write(json_safe(line) + "\n")
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -87,7 +102,11 @@ class AtomicText:
             pass
 
     def write(self, text: str) -> None:
-        self.file.write(text)
+        try:
+            self.file.write(text)
+        except OSError as err:  # a full disk: the old file stays as it was
+            click.echo(f"error: cannot write {self.path!r}: {err.strerror or err}", err=True)
+            sys.exit(1)
 
     def __enter__(self) -> AtomicText:
         return self

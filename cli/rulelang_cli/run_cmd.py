@@ -8,24 +8,24 @@ from contextlib import ExitStack
 
 import click
 
-from rulelang import (
-    DEFAULT_MAX_TURNS, RuleError, RuleErrors, SaveError, load, play_games, save_game,
-)
+from rulelang import DEFAULT_MAX_TURNS, SaveError, play_games, save_game
 from rulelang.diagnostics import json_safe, printable
-from rulelang.parse import COMMAND_LINE
-from rulelang.engine.game import Game
-from rulelang.runner import make_agents, result_of
+from rulelang.engine.game import MAX_SEED, MIN_SEED, Game
+from rulelang.runner import BatchInterrupted, make_agents, result_of
 
-from .options import include_path_option
-from .outputs import AtomicText, check_outputs
-from .render import print_diagnostics, usage_message
+from .main import short_help
+from .options import INTERRUPTED, agents_option, include_path_option
+from .outputs import check_outputs, log_writer
+from .render import load_or_exit
+
 
 
 def game_outputs(command):
     """The options of the commands that play: the log, JSON output, saving at a turn."""
     for option in reversed((
-        click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
-                     help="write every event as JSON Lines to this file"),
+        click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True),
+                     help="write every event as JSON Lines to this file; - for standard "
+                     "output (the report then goes to standard error)"),
         click.option("--json", "as_json", is_flag=True, help="print the result as JSON"),
         click.option("--save-at", type=click.IntRange(0), default=None, metavar="TURN",
                      help="stop the game after TURN player-turns in all and save it (with --save)"),
@@ -38,18 +38,19 @@ def game_outputs(command):
     return command
 
 
-@click.command()
+@click.command(short_help=short_help("run"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True,
               help="players at the table")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="seed of the first game (game i uses seed + i)")
+@click.option("--seed", "-s", type=click.IntRange(MIN_SEED, MAX_SEED), default=1,
+              show_default=True, metavar="SEED",
+              help="seed of the first game (game i uses seed + i), a 64-bit integer; each "
+              "seed plays its own game")
 @click.option("--games", "-g", type=click.IntRange(1), default=None,
               help="play a batch of games and print a summary")
 @click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS,
               show_default=True, help="player-turns after which a game is capped (no winner)")
-@click.option("--agents", "-a", default="default", show_default=True,
-              help="one agent for every seat, or one per seat: default,random,...")
+@agents_option
 @click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")
 @click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
               help="agree a parameter of the rulebook before the game, e.g. time_limit=60")
@@ -57,21 +58,23 @@ def game_outputs(command):
 @game_outputs
 def run(file, players, seed, games, max_turns, agents, options, parameters, include_path,
         log_path, as_json, save_at, save_path, force):
-    """Play FILE headlessly: one game, or a batch with --games."""
+    """Play FILE headlessly: one game, or a batch with --games.
+
+    FILE is a path or an installed rulebook's name (`classic_1961`; `rulelang list` shows
+    them). Exit status: 0 played, 1 the rulebook has errors (or an output could not be
+    written), 2 a mistake of the command line, 130 stopped by Ctrl-C (a batch first prints
+    the summary of the games it finished).
+    """
     check_save_options(save_at, save_path)
     if games is not None and save_at is not None:
         raise click.UsageError("--save-at saves one game: it cannot be used with --games")
-    outputs = {"--log": log_path, "--save": save_path}
+    if games is not None and seed + games - 1 > MAX_SEED:
+        raise click.BadParameter(f"the last game's seed would be past {MAX_SEED}",
+                                 param_hint="--seed")
+    outputs = {"--log": None if log_path == "-" else log_path, "--save": save_path}
     # at once what is known; an existing file once every input is known (the rulebook's)
     check_outputs(outputs, {file: "the rulebook being played"}, force=True)
-    try:
-        rulebook = load(file, options, parameters, include_path)
-    except (RuleError, RuleErrors) as errors:
-        usage = [d for d in errors.diagnostics if d.span.file == COMMAND_LINE]
-        if usage:
-            raise click.BadParameter(usage_message(usage), param_hint="--set")
-        print_diagnostics(errors.diagnostics)
-        sys.exit(1)
+    rulebook = load_or_exit(file, options, parameters, include_path)
     low, high = rulebook.settings.players
     if not low <= players <= high:
         raise click.BadParameter(f"this rulebook is for {low} to {high} players",
@@ -79,19 +82,18 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
     try:
         make_agents(agents, players)
     except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--agents")
+        raise click.BadParameter(printable(str(err)), param_hint="--agents") from None
     check_outputs(outputs, rulebook_files(rulebook), force)
     with ExitStack() as stack:
-        log = None
-        if log_path:
-            out = stack.enter_context(AtomicText(log_path))
-            log = lambda line: out.write(json_safe(line) + "\n")  # noqa: E731
+        log = log_writer(log_path, stack)
+        err = log_path == "-"  # the events go to standard output, the report beside them
         if games is None:
             game = Game(rulebook, make_agents(agents, players), seed=seed,
                         max_turns=max_turns, log=log)
-            play_on(game, save_at, save_path, as_json)
+            play_on(game, save_at, save_path, as_json, err)
         else:
-            _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json)
+            _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json,
+                          err)
 
 
 def rulebook_files(rulebook) -> dict[str, str]:
@@ -105,12 +107,16 @@ def check_save_options(save_at, save_path) -> None:
     """--save-at and --save go together."""
     if (save_at is None) != (save_path is None):
         raise click.UsageError("--save-at TURN and --save PATH go together")
+    if save_path == "-":
+        raise click.BadParameter("a save is written to a file, not to standard output",
+                                 param_hint="--save")
 
 
-def play_on(game, save_at, save_path, as_json) -> None:
-    """Play to the end, or to turn `save_at` and save; then report."""
+def play_on(game, save_at, save_path, as_json, err=False) -> None:
+    """Play to the end, or to turn `save_at` and save; then report (to standard error if
+    `err`: standard output carries the log)."""
     if save_at is None:
-        _report_game(result_of(game.play()), as_json)
+        _report_game(result_of(game.play()), as_json, err)
         return
     if save_at < game.state.turn:
         raise click.BadParameter(f"the game is already at turn {game.state.turn}",
@@ -118,49 +124,50 @@ def play_on(game, save_at, save_path, as_json) -> None:
     while not game.over and game.state.turn < save_at:
         game.play_turn()
     if game.over:
-        _report_game(result_of(game), as_json)
+        _report_game(result_of(game), as_json, err)
         click.echo(f"the game ended at turn {game.state.turn}, before turn {save_at}: "
                    "nothing saved", err=True)
         return
     try:
         save_game(game, save_path)
-    except SaveError as err:
-        click.echo(printable(f"error: {err}"), err=True)
+    except SaveError as error:
+        click.echo(printable(f"error: {error}"), err=True)
         sys.exit(1)
     st = game.state
     if as_json:
         click.echo(json_safe(json.dumps({"saved": save_path, "turn": st.turn, "round": st.round,
-                                         "next_player": st.current}, ensure_ascii=False)))
+                                         "next_player": st.current}, ensure_ascii=False)),
+                   err=err)
     else:
-        click.echo(printable(f"saved at turn {st.turn} (round {st.round}, seat {st.current} "
-                             f"to play) to {save_path}; go on with: rulelang resume {save_path}"))
+        _echo(f"saved at turn {st.turn} (round {st.round}, seat {st.current} to play) to "
+              f"{save_path}; go on with: rulelang resume {save_path}", err)
 
 
-def _echo(text: str) -> None:
+def _echo(text: str, err: bool = False) -> None:
     """A line of a report: the rulebook's title, agents' names and rules' names come from
     files and agents' authors, so they are shown escaped."""
-    click.echo(printable(text))
+    click.echo(printable(text), err=err)
 
 
-def _report_game(result, as_json):
+def _report_game(result, as_json, err=False):
     if as_json:
-        click.echo(json_safe(json.dumps(result.to_json(), ensure_ascii=False)))
+        click.echo(json_safe(json.dumps(result.to_json(), ensure_ascii=False)), err=err)
         return
-    _echo(f"{result.ruleset} — seed {result.seed}, {result.players} players")
+    _echo(f"{result.ruleset} — seed {result.seed}, {result.players} players", err)
     if result.winner is None:
         _echo(f"no winner: {result.end_reason} after {result.turns} turns "
-                   f"({result.rounds} rounds)")
+              f"({result.rounds} rounds)", err)
     else:
         _echo(f"seat {result.winner} ({result.agents[result.winner]}) wins: "
-                   f"{result.end_reason} after {result.turns} turns ({result.rounds} rounds, "
-                   f"{result.minutes:g} minutes of simulated clock)")
+              f"{result.end_reason} after {result.turns} turns ({result.rounds} rounds, "
+              f"{result.minutes:g} minutes of simulated clock)", err)
     for seat in range(result.players):
         state = "bankrupt" if result.bankrupt[seat] else f"cash {result.cash[seat]}"
         _echo(f"  seat {seat} {result.agents[seat]:<8} {state:<14} "
-                   f"net worth {result.net_worth[seat]}")
+              f"net worth {result.net_worth[seat]}", err)
 
 
-def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json):
+def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json, err=False):
     progress = None
     bar = None
     if not as_json and sys.stderr.isatty() and games >= 20:
@@ -170,20 +177,32 @@ def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_jso
         bar.start()
         task = bar.add_task("playing", total=games)
         progress = lambda i: bar.update(task, completed=i)  # noqa: E731
+    interrupted = False
     try:
         batch = play_games(rulebook, games, agents, players, seed, max_turns, log, progress)
+    except BatchInterrupted as stop:
+        batch, interrupted = stop.batch, True
     finally:
         if bar is not None:
             bar.stop()
     if as_json:
-        click.echo(json_safe(json.dumps(batch.to_json(), ensure_ascii=False)))
-        return
-    _echo(f"{batch.ruleset} — {batch.games} games, {batch.players} players, "
-               f"seeds {seed}..{seed + games - 1}")
-    _echo(f"  finished with a winner: {batch.finished}   capped at {max_turns} turns: "
-               f"{batch.capped}")
-    _echo("  end reasons: " + ", ".join(f"{k} {v}" for k, v in batch.end_reasons.items()))
-    _echo("  wins by seat: " + ", ".join(
-        f"{i}: {w}" for i, w in enumerate(batch.wins_by_seat)))
-    _echo(f"  mean turns {batch.mean_turns}; {batch.turns_total} turns in "
-               f"{batch.elapsed_s} s = {batch.turns_per_s:,.0f} turns/s")
+        report = batch.to_json()
+        if interrupted:
+            report.update(interrupted=True, games_asked=games)
+        click.echo(json_safe(json.dumps(report, ensure_ascii=False)), err=err)
+    else:
+        if interrupted:
+            _echo(f"interrupted: {batch.games} of {games} games finished", err=True)
+        last = f"{seed}..{seed + batch.games - 1}" if batch.games else "none"
+        _echo(f"{batch.ruleset} — {batch.games} games, {batch.players} players, "
+              f"seeds {last}", err)
+        _echo(f"  finished with a winner: {batch.finished}   capped at {max_turns} turns: "
+              f"{batch.capped}", err)
+        _echo("  end reasons: " + ", ".join(f"{k} {v}" for k, v in batch.end_reasons.items()),
+              err)
+        _echo("  wins by seat: " + ", ".join(
+            f"{i}: {w}" for i, w in enumerate(batch.wins_by_seat)), err)
+        _echo(f"  mean turns {batch.mean_turns}; {batch.turns_total} turns in "
+              f"{batch.elapsed_s} s = {batch.turns_per_s:,.0f} turns/s", err)
+    if interrupted:
+        sys.exit(INTERRUPTED)

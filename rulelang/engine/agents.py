@@ -14,6 +14,7 @@ from mypy_extensions import mypyc_attr
 
 from . import actions as act
 from .actions import PAY_FINE, USE_CARD, Bid, Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
+from .game import seed_key
 from .tables import Choice
 
 if TYPE_CHECKING:
@@ -490,7 +491,7 @@ class RandomAgent(Agent):
         self.rng = random.Random(0)
 
     def seat_at(self, game: Game, seat):
-        self.rng = random.Random(game.seed * 1_000_003 + seat)
+        self.rng = random.Random(seed_key(game.seed) * 1_000_003 + seat)
 
     def buy(self, game: Game, seat, pos):
         return self.rng.random() < 0.5

@@ -31,6 +31,20 @@ MAX_ACTIONS = 200  # decisions one player may take between two rolls
 # (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
 MAX_ROLLS = 100
 MAX_TIES = 100
+# A game's seed is a 64-bit signed integer. random.Random keys an integer by its absolute
+# value, so a negative seed is keyed by its 64-bit two's complement (seed_key): each seed of
+# the range plays its own game, and a seed that is not negative keeps the key it always had.
+MIN_SEED = -(1 << 63)
+MAX_SEED = (1 << 63) - 1
+
+
+def seed_key(seed: int) -> int:
+    """The key of the generators of the game played from `seed` (MIN_SEED..MAX_SEED): the
+    seed itself when it is not negative, else 2**64 + seed; ValueError outside the range."""
+    if not MIN_SEED <= seed <= MAX_SEED:
+        raise ValueError(f"the seed {seed} is not a 64-bit integer "
+                         f"({MIN_SEED}..{MAX_SEED})")
+    return seed & 0xFFFF_FFFF_FFFF_FFFF
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -59,7 +73,7 @@ class Game(Holdings):
         self.settings = s
         self.agents = list(agents)
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed_key(seed))
         self._log = log
         self.over = False
         self.end_reason: str | None = None
