@@ -14,6 +14,7 @@ from rulelang import RuleError, RuleErrors, load
 from rulelang.diagnostics import json_safe, printable
 from rulelang.parse import COMMAND_LINE
 
+from .main import short_help
 from .options import include_path_option
 from .outputs import check_outputs
 from .render import print_diagnostics, usage_message
@@ -21,7 +22,7 @@ from .render import print_diagnostics, usage_message
 IMAGE_TYPES = (".png", ".svg", ".pdf")
 
 
-@click.command()
+@click.command(short_help=short_help("analyze"))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--jail", type=click.Choice(["leave", "stay"]), default="leave", show_default=True,
               help="leave: a player sent to jail leaves on its next turn (a Get Out of Jail "

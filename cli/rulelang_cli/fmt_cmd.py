@@ -17,6 +17,8 @@ from rulelang.files import MAX_BYTES, _too_large, source_text
 from rulelang.fmt import FormatError, format_text
 from rulelang.parse import decode_source, read_source
 
+from .main import short_help
+
 STDIN = "-"
 _STDIN_NAME = "<stdin>"
 
@@ -46,7 +48,7 @@ def _files(ctx, param, paths: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-@click.command()
+@click.command(short_help=short_help("fmt"))
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, callback=_files)
 @click.option("--check", is_flag=True,
               help="change nothing; list the files that would change and exit 1 if any")
