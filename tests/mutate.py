@@ -75,11 +75,12 @@ BUGS = (
         "rulelang/engine/actions.py",
         "st.houses[pos] -= 1\n        st.bank_houses += 1",
         "st.houses[pos] -= 1"),
-    Bug("building_on_mortgaged_group", "building allowed on a group with a mortgaged lot: `a "
-        "lot of the group is mortgaged` looks at the group's first lot only",
-        "rulelang/evaluate.py",
-        "            for q in groups[_space(g, f)]:\n                if mortgaged[q]:",
-        "            for q in groups[_space(g, f)][:1]:\n                if mortgaged[q]:"),
+    Bug("building_on_mortgaged_group", "building allowed on a group with a mortgaged lot: the "
+        "permission `a lot of the group is mortgaged`, read on the state, looks at the group's "
+        "first lot only",
+        "rulelang/engine/actions.py",
+        "        for q in lots:\n            if mortgaged[q]:",
+        "        for q in lots[:1]:\n            if mortgaged[q]:"),
     Bug("refused_lift_changes_state", "a refused lift that lifts the mortgage anyway",
         "rulelang/engine/actions.py",
         "    _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))",
