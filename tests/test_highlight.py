@@ -285,3 +285,24 @@ def test_textmate_grammar_marks_illegal_characters(textmate_parser):
               for s in ss if v == "@"]
     assert "invalid.illegal.rules" in scopes
     assert Token.Error in _pygments_tokens("set jail_fine = @60\n")
+
+
+def test_vscode_extension_uses_the_grammar():
+    """The extension of editors/vscode names the grammar file and its scope, for `.rules`."""
+    package = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text("utf-8"))
+    contributed, = package["contributes"]["grammars"]
+    assert (ROOT / "editors" / "vscode" / contributed["path"]).resolve() == textmate.PATH
+    assert contributed["scopeName"] == textmate.grammar()["scopeName"]
+    language, = package["contributes"]["languages"]
+    assert language["extensions"] == [".rules"]
+    json.loads((ROOT / "editors" / "vscode" / language["configuration"]).read_text("utf-8"))
+
+
+def test_documentation_lists_every_colour():
+    """docs/highlighting.md has a row for every category with its token type and scope."""
+    text = (ROOT / "docs" / "highlighting.md").read_text(encoding="utf-8")
+    for category, token in TOKENS.items():
+        scope = textmate.SCOPES[category]
+        shown = f"`{scope}.rules`" if scope else "(none)"
+        assert re.search(rf"^\| {category} \|.*\| `{str(token)[len('Token.'):]}` \| "
+                         rf"{re.escape(shown)} \|$", text, re.M), category
