@@ -9,6 +9,8 @@ from pathlib import Path
 
 import onigurumacffi
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error, Token
 from textmate_grammar.parsers.base import LanguageParser
@@ -23,7 +25,7 @@ from rulelang.vocab.spec import INLINE_ARTICLE, POSSESSIVE
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").rglob("*.rules"))
 BLOCK = re.compile(r"^```rules[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
-LEXER = RulesLexer()
+LEXER = RulesLexer(stripnl=False)  # every character of the text, blank lines too
 ANNOTATION = re.compile(r"#\s*E:\s*(.+)$")
 # The codes of characters that no token of the language starts with (an unexpected character,
 # a quote left open, a name in single quotes): the lexer marks them as errors too.
@@ -107,7 +109,7 @@ def test_a_broken_lexer_is_caught():
                   for name, rules in lexer_module._tokens().items()}
 
     text = (ROOT / "rulesets" / "classic_1961.rules").read_text(encoding="utf-8")
-    assert error_lines(text, Broken()) != []
+    assert error_lines(text, Broken(stripnl=False)) != []
 
 
 # ---------------------------------------------------------------- in step with the grammar
@@ -306,3 +308,21 @@ def test_documentation_lists_every_colour():
         shown = f"`{scope}.rules`" if scope else "(none)"
         assert re.search(rf"^\| {category} \|.*\| `{str(token)[len('Token.'):]}` \| "
                          rf"{re.escape(shown)} \|$", text, re.M), category
+
+
+_FRAGMENTS = ["when ", "a player lands on ", '"GO"', ": ", "pay ", "rent ", "$200", "10%",
+              "x2", "3", "..", ", else ", "if ", "unless ", "the player's cash ", "where ",
+              "a player may not ", "build ", "set ", "jail_fine ", "= ", "rule ", "r1", ":",
+              "card ", '"id" ', "# note", "\n", "  ", "@", '"open', "or ", "and ", "not ",
+              "street ", "option ", "cite ", "(", ")", ";", "’s ", "é", "\t"]
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join))
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_highlighters_agree_on_any_text(textmate_parser, text):
+    """On any text, the lexer's tokens are the text, and the TextMate grammar colours each
+    character as the lexer does."""
+    text += "\n"
+    assert "".join(v for _, v in LEXER.get_tokens(text)) == text
+    assert _pygments_tokens(text) == _textmate_tokens(textmate_parser, text)

@@ -105,27 +105,28 @@ STATEMENTS: dict[str, tuple[str, str | None, str]] = {
     "permission": ("permission", None, "action"),
 }
 
-# The other rules of grammar.lark that hold keywords, with the category of their words (None:
-# a closed list of words written inline in the phrases that use it: `the player`, `at least`).
-# A test holds this table and STATEMENTS to every rule of the grammar that has a keyword.
-RULE_WORDS: dict[str, str | None] = {
-    "space_attr": "attribute",
-    "group": "attribute",
-    "face": "keyword",
-    "value": "constant",
-    "condition": "operator",
-    "cond": "operator",
-    "cond_and": "operator",
-    "cond_not": "operator",
-    "expr": "operator",
-    "term": "operator",
-    "_amount_choice": "operator",
-    "choice": "effect",
-    "_thing": "kind",
-    "who": None,
-    "cmp": None,
-    "ordinal": None,
-    "_a": None,
+# The other rules of grammar.lark that hold keywords: the category of their words and the
+# regions they are in (None: a closed list of words, written inline in the phrases that use it:
+# `the player`, `at least`). A test holds this table and STATEMENTS to every rule of the
+# grammar that has a keyword.
+RULE_WORDS: dict[str, tuple[str | None, tuple[str, ...]]] = {
+    "space_attr": ("attribute", ("space",)),
+    "group": ("attribute", ("space",)),
+    "face": ("keyword", ("tail",)),
+    "value": ("constant", ("value",)),
+    "condition": ("operator", ("condition",)),  # a second guard: `if A unless B`
+    "cond": ("operator", ("condition",)),
+    "cond_and": ("operator", ("condition",)),
+    "cond_not": ("operator", ("condition",)),
+    "expr": ("operator", ("effects", "condition")),
+    "term": ("operator", ("effects", "condition")),
+    "_amount_choice": ("operator", ("effects",)),
+    "choice": ("effect", ("effects",)),
+    "_thing": ("kind", ("condition", "effects")),
+    "who": (None, ()),
+    "cmp": (None, ()),
+    "ordinal": (None, ()),
+    "_a": (None, ()),
 }
 
 # The vocabulary's roles (rulelang.vocab.ROLES): the regions their phrases are in, and their
@@ -187,7 +188,7 @@ def _inline() -> dict[str, str]:
     words = _word_terminals()
     out = {}
     for name, exps in _rules().items():
-        if RULE_WORDS.get(name, "?") is None:
+        if RULE_WORDS.get(name, ("",))[0] is None:
             ways = sorted((r"[ \t]+".join(words[s] for s in e) for e in exps),
                           key=lambda w: (-len(w), w))
             out[name] = "(?:" + "|".join(ways) + ")"
@@ -386,13 +387,7 @@ def regions() -> dict[str, Region]:
         for region in where:
             by_region.setdefault(region, []).extend((p, category)
                                                     for p in vocabulary_phrases(role))
-    for rule, category in RULE_WORDS.items():
-        if category is None:
-            continue
-        where = {"attribute": ["space"], "keyword": ["tail"], "constant": ["value"],
-                 "kind": ["condition", "effects"], "effect": ["effects"]}.get(category)
-        if category == "operator":  # the conditions' words, and the expressions'
-            where = ["condition"] if rule.startswith("cond") else ["effects", "condition"]
+    for rule, (category, where) in RULE_WORDS.items():
         for region in where:
             by_region.setdefault(region, []).extend((p, category)
                                                     for p in _rule_phrases(rule))
@@ -410,9 +405,10 @@ def regions() -> dict[str, Region]:
     else_ = Match(_terminal("_ELSE"), ("effect",))
     colon = Match(":", ("punctuation",), "effects")
 
-    def phrase_region(name: str, extra_before=(), extra_after=(), until="",
-                      fallback="kind") -> Region:
+    def phrase_region(name: str, extra_before=(), until="", fallback="kind") -> Region:
         phrases = by_region.get(name, [])
+        # A keyword of the region outside a whole phrase (a line being written, a mistake)
+        # keeps the colour of the first phrase it is in.
         loose = {}
         for p, c in phrases:
             for w in _words_of([p]):
@@ -422,7 +418,7 @@ def regions() -> dict[str, Region]:
             for c in sorted(set(loose.values()))
             for ws in [[w for w, cc in loose.items() if cc == c]])
         return Region(name, (*extra_before, _alternation(phrases), *loose_matches,
-                             *extra_after, *_lexical(fallback)), until)
+                             *_lexical(fallback)), until)
 
     openings = []
     for rule in STATEMENTS:
@@ -433,6 +429,7 @@ def regions() -> dict[str, Region]:
     # The longest opening first (`replace rule NAME:` before `rule`), by its number of parts.
     openings.sort(key=lambda m: (-len(m.categories), -len(m.regex), m.regex))
     unique = list(dict.fromkeys(openings))
+    # The rest of a statement (`dice "A", "B" move the pawn`), and its keywords anywhere else.
     tail_words = sorted(_words_of([p for p, _ in by_region["tail"]]), key=lambda w: (-len(w), w))
     root = Region("root", (Match(r"[ \t]+", ("text",)), *unique,
                            Match(rf"\b(?:{'|'.join(tail_words)})\b", ("keyword",)),
