@@ -147,19 +147,17 @@ _WORD = re.compile(r"[a-z]+")
 
 
 @cache
-def grammar():
-    """The whole grammar (grammar.lark with the vocabulary filled in), as Lark reads it: its
-    rules and terminals. (Earley, which builds no parse table, is the quickest to load.)"""
-    import lark
+def grammar() -> tuple[dict[str, list[tuple[str, ...]]], dict[str, tuple[str, str]]]:
+    """The rules and terminals of the whole grammar (grammar.lark with the vocabulary filled
+    in), as the parser reads them."""
+    from rulelang.parse import grammar_symbols
 
-    from rulelang.parse import grammar_text
-
-    return lark.Lark(grammar_text(), parser="earley", lexer="basic", start=["start", "items"])
+    return grammar_symbols()
 
 
 def _terminals() -> dict[str, tuple[str, str]]:
     """Each terminal: (pattern type "str" or "re", value)."""
-    return {t.name: (t.pattern.type, t.pattern.value) for t in grammar().terminals}
+    return grammar()[1]
 
 
 def _word_terminals() -> dict[str, str]:
@@ -169,13 +167,13 @@ def _word_terminals() -> dict[str, str]:
 
 
 def _rules() -> dict[str, list[tuple[str, ...]]]:
-    """Each rule of the grammar with its expansions (symbol names)."""
+    """Each rule of the grammar with its expansions (symbol names); Lark's rules for `(...)*`
+    and `(...)+` count as expansions of the rule they are in."""
     out: dict[str, list[tuple[str, ...]]] = {}
-    for r in grammar().rules:
-        # Lark's rules for `(...)*` and `(...)+` count as expansions of the rule they are in
-        name = _REPEAT.sub("", r.origin.name[2:]) if _REPEAT.search(r.origin.name) \
-            else r.origin.name
-        out.setdefault(name, []).append(tuple(s.name for s in r.expansion))
+    for name, expansions in grammar()[0].items():
+        if _REPEAT.search(name):
+            name = _REPEAT.sub("", name[2:])
+        out.setdefault(name, []).extend(expansions)
     return out
 
 
