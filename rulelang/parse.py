@@ -39,7 +39,7 @@ from rulelang.recover import recover, shift, without_comment
 from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
-           "tokens", "Lexeme", "normalize", "decode_source",
+           "tokens", "Lexeme", "normalize", "decode_source", "grammar_symbols",
            "COMMAND_LINE", "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS",
            "MAX_FACES", "MAX_RENTS"]
 
@@ -353,6 +353,18 @@ _indenter = _Indenter()
 def grammar_text() -> str:
     """The whole grammar: grammar.lark with the vocabulary's alternatives filled in."""
     return fill(_GRAMMAR.read_text(encoding="utf-8"))
+
+
+def grammar_symbols() -> tuple[dict[str, list[tuple[str, ...]]], dict[str, tuple[str, str]]]:
+    """The whole grammar as Lark compiled it, for the tools that read it (the highlighters of
+    rulelang.highlight): each rule with its expansions (names of symbols; `x*` and `x+` are
+    rules of their own, `__NAME_star_N`), and each terminal with the type of its pattern
+    ("str" or "re") and its text."""
+    parser = _get_parser()
+    rules: dict[str, list[tuple[str, ...]]] = {}
+    for r in parser.rules:
+        rules.setdefault(r.origin.name, []).append(tuple(s.name for s in r.expansion))
+    return rules, {t.name: (t.pattern.type, t.pattern.value) for t in parser.terminals}
 
 
 def _get_parser() -> Lark:

@@ -27,7 +27,8 @@ from pathlib import Path
 from attrs import frozen
 
 ROOT = Path(__file__).resolve().parent.parent
-COPIED = ("rulelang", "cli", "tests", "rulesets", "docs", "README.md", "pyproject.toml")
+COPIED = ("rulelang", "cli", "tests", "rulesets", "docs", "editors", "README.md",
+          "pyproject.toml")
 
 
 @frozen
