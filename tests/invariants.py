@@ -190,7 +190,8 @@ class Checker:
             for q, level in zip(members, levels):
                 if level and st.mortgaged[q]:
                     self.fail(f"{rb.spaces[q].name!r} is mortgaged and built")
-            if whole and len(owners) != 1:
+            # `everything goes to the creditor`: the built deeds go over one by one
+            if whole and len(owners) != 1 and not owners & self.settling:
                 self.fail(f"group {name!r} is built but not held whole")
             if unmortgaged and any(st.mortgaged[q] for q in members):
                 self.fail(f"group {name!r} is built while one of its lots is mortgaged")
