@@ -160,12 +160,14 @@ def _terminals() -> dict[str, tuple[str, str]]:
     return grammar()[1]
 
 
+@cache
 def _word_terminals() -> dict[str, str]:
     """The keywords: each terminal that is a literal word, with its word."""
     return {name: value for name, (kind, value) in _terminals().items()
             if kind == "str" and _WORD.fullmatch(value)}
 
 
+@cache
 def _rules() -> dict[str, list[tuple[str, ...]]]:
     """Each rule of the grammar with its expansions (symbol names); Lark's rules for `(...)*`
     and `(...)+` count as expansions of the rule they are in."""
@@ -180,6 +182,7 @@ def _rules() -> dict[str, list[tuple[str, ...]]]:
 _REPEAT = re.compile(r"_(?:star|plus)_\d+$")
 
 
+@cache
 def _inline() -> dict[str, str]:
     """The closed lists of words (rules whose every expansion is keywords only), each as a
     regular expression: `who` is `(?:player|owner|partner)`."""
