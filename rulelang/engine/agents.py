@@ -276,7 +276,8 @@ class DefaultAgent(Agent):
                     top, top_level, top_cost = q, level, cost
         return top
 
-    def _cheapest_mortgage(self, game: Game, seat: int, owned: list[int], full: tuple[int, ...]) -> int:
+    def _cheapest_mortgage(self, game: Game, seat: int, owned: list[int],
+                           full: tuple[int, ...]) -> int:
         """The unmortgaged lot of the cheapest mortgage outside the groups `full` and the groups
         with buildings, that the permissions allow (asked only of one that would do better);
         -1 if none."""
