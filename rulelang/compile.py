@@ -18,6 +18,7 @@ from .engine import actions as act
 from .engine import moves as mv
 from .engine import tokens as tk
 from .engine.endings import end_now
+from .engine.firing import Firing
 from .engine.game import Game
 from .engine.settings import SETTINGS, Settings
 from .engine.tables import (
@@ -342,7 +343,7 @@ class _Env:
         if len(effects) == 1 and not tests:
             return owners, name, effects[0]
 
-        def hook(g, f):
+        def hook(g: Game, f: Firing):
             for test in tests:
                 if not test(g, f):
                     return
@@ -378,14 +379,14 @@ class _Env:
             tests.insert(0, narrow)
             per_lot = True
         if not tests:
-            def test(g, f):
+            def test(g: Game, f: Firing):
                 return True
         elif len(tests) == 1:
             test = tests[0]
         else:
             all_tests = tuple(tests)
 
-            def test(g, f):
+            def test(g: Game, f: Firing):
                 for t in all_tests:
                     if not t(g, f):
                         return False
@@ -536,12 +537,12 @@ def _lap(env: _Env, c):
     if c.subject == "player":
         return lambda g, f: (g.state.laps[f.player] > 0) != neg
     if c.subject == "partner":
-        def partner_lapped(g, f):
+        def partner_lapped(g: Game, f: Firing):
             o = f.other  # the partner of a trade (only a permission to trade has one)
             return (o >= 0 and g.state.laps[o] > 0) != neg
         return partner_lapped
 
-    def owner_lapped(g, f):
+    def owner_lapped(g: Game, f: Firing):
         o = f.owner
         return (o >= 0 and g.state.laps[o] > 0) != neg
     return owner_lapped
@@ -553,12 +554,12 @@ def _in_jail(env: _Env, c):
     if c.subject == "player":
         return lambda g, f: g.state.in_jail[f.player] != neg
     if c.subject == "partner":
-        def partner_jailed(g, f):
+        def partner_jailed(g: Game, f: Firing):
             o = f.other  # the partner of a trade (only a permission to trade has one)
             return (o >= 0 and g.state.in_jail[o]) != neg
         return partner_jailed
 
-    def owner_jailed(g, f):
+    def owner_jailed(g: Game, f: Firing):
         o = f.owner  # the owner when the event fired, or of the lot an action is on
         return (o >= 0 and g.state.in_jail[o]) != neg
     return owner_jailed
@@ -571,7 +572,7 @@ def _holds(env: _Env, c):
     t = env.token(c.token)
     neg = c.negated
 
-    def space_holds(g, f):
+    def space_holds(g: Game, f: Firing):
         st = g.state
         q = f.space if f.space >= 0 else st.position[f.player]
         return (st.tokens[t] == q) != neg
@@ -618,7 +619,7 @@ def _collect(env: _Env, e):
         return lambda g, f: g.pay_each(f, amount, True)
     v = evaluate.expression(env, e.amount)
     if e.source == "bank":
-        def collect(g, f):
+        def collect(g: Game, f: Firing):
             amount = v(g, f)
             if amount > 0:
                 g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
@@ -723,7 +724,7 @@ def _move(env: _Env, e):
     v = evaluate.expression(env, e.spaces)
     sign = -1 if e.back else 1
 
-    def move(g, f):
+    def move(g: Game, f: Firing):
         steps = v(g, f)
         if steps:
             g.move_by(f.player, sign * steps, f)
@@ -821,7 +822,7 @@ def _gain(effects) -> int:
 def _modified_rent(mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
 
-    def pay(g, f):
+    def pay(g: Game, f: Firing):
         times = factor
         by = None  # (rule, factor) of the rules that multiplied it, for the log
         for tests, mult, rule in mods[g.state.position[f.player]]:
@@ -875,18 +876,18 @@ def _first_ahead(targets: list[int], pos: int, n: int) -> int:
     return min(targets, key=lambda t: (t - pos - 1) % n)
 
 
-def _roll_again(g, f):
+def _roll_again(g: Game, f: Firing):
     g.again = True
 
 
-def _count_lap(g, f):
+def _count_lap(g: Game, f: Firing):
     g.state.laps[f.player] += 1
 
 
 def _then_rolled(effects: tuple):
     """`roll the dice`, then the effects after it with the firing of the new throw."""
 
-    def roll(g, f):
+    def roll(g: Game, f: Firing):
         g.roll(f.player, f.rule)
         thrown = f.thrown(g.last_roll, g.dice_total)
         for effect in effects:

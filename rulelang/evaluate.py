@@ -17,11 +17,15 @@ with the engine (`in_jail`, `lap`, `holds`, `option_on`).
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulelang import ast, units
 from rulelang.engine.tables import PROPERTY_KINDS
 from rulelang.vocab.compiled import compiled, form_of
+
+if TYPE_CHECKING:
+    from rulelang.engine.firing import Firing
+    from rulelang.engine.game import Game
 
 __all__ = ["condition", "expression", "Test", "Value"]
 
@@ -35,7 +39,7 @@ _OPS = {"eq": operator.eq, "ne": operator.ne, "ge": operator.ge, "le": operator.
 # ---------------------------------------------------------------- subjects
 
 
-def _space(g, f) -> int:
+def _space(g: Game, f: Firing) -> int:
     """The space of the firing: where the event happened (where the player stands if none)."""
     return f.space if f.space >= 0 else g.state.position[f.player]
 
@@ -146,24 +150,24 @@ def _possessive(env, node: ast.Possessive) -> Value:
     elif prop == "turns":
         env.turns = True
     if prop == "worth":
-        def worth(g, f):
+        def worth(g: Game, f: Firing):
             s = seat(f)
             return g.worth(s) if s >= 0 else 0
         return worth
     if prop == "net_worth":
-        def net_worth(g, f):
+        def net_worth(g: Game, f: Firing):
             s = seat(f)
             return g.net_worth(s) if s >= 0 else 0
         return net_worth
     if prop == "cash":
-        def cash(g, f):
+        def cash(g: Game, f: Firing):
             s = seat(f)
             return g.state.cash[s] if s >= 0 else 0
         return cash
     # a list of the state, one entry per seat
     field = {"laps": "laps", "turns": "turns_taken"}.get(prop, "jail_turns")
 
-    def read(g, f):
+    def read(g: Game, f: Firing):
         s = seat(f)
         return getattr(g.state, field)[s] if s >= 0 else 0
     return read
@@ -176,7 +180,7 @@ def _count_owned(env, thing: ast.Name, subject: str) -> Value:
         streets = tuple(s.index for s in env.spaces if s.kind == "street")
         houses, hotels = what != "hotel", what != "house"
 
-        def buildings(g, f):
+        def buildings(g: Game, f: Firing):
             s = seat(f)
             st = g.state
             owner = st.owner
@@ -189,7 +193,7 @@ def _count_owned(env, thing: ast.Name, subject: str) -> Value:
     lots = tuple(s.index for s in env.spaces
                  if s.kind == what or (what == "property" and s.kind in PROPERTY_KINDS))
 
-    def count(g, f):
+    def count(g: Game, f: Firing):
         s = seat(f)
         owner = g.state.owner
         return sum(1 for q in lots if owner[q] == s) if s >= 0 else 0
@@ -223,7 +227,7 @@ def condition(env, node) -> Test:
             a, b = tests
             return lambda g, f: a(g, f) and b(g, f)
 
-        def every(g, f):
+        def every(g: Game, f: Firing):
             for t in tests:
                 if not t(g, f):
                     return False
@@ -232,7 +236,7 @@ def condition(env, node) -> Test:
     if cls is ast.Or:
         tests = tuple(env.condition(c) for c in node.conds)
 
-        def some(g, f):
+        def some(g: Game, f: Firing):
             for t in tests:
                 if t(g, f):
                     return True
@@ -296,7 +300,7 @@ def _dice_alike(env, c: ast.Condition) -> Test:
         return _negated(c, lambda g, f: False)
     first, rest = dice[0], dice[1:]
 
-    def alike(g, f):
+    def alike(g: Game, f: Firing):
         d = f.dice
         if len(d) <= max(dice):
             return False
@@ -309,7 +313,7 @@ def _dice_alike(env, c: ast.Condition) -> Test:
 def _no_jail_turn_left(env, c: ast.Condition) -> Test:
     seat = _seat(c.subject)
 
-    def no_turn_left(g, f):
+    def no_turn_left(g: Game, f: Firing):
         s = seat(f)
         return s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns
     return _negated(c, no_turn_left)
@@ -319,7 +323,7 @@ def _no_jail_turn_left(env, c: ast.Condition) -> Test:
 def _owns_space(env, c: ast.Condition) -> Test:
     seat = _seat(c.subject)
 
-    def owns(g, f):
+    def owns(g: Game, f: Firing):
         s = seat(f)
         return s >= 0 and g.state.owner[_space(g, f)] == s
     return _negated(c, owns)
@@ -331,7 +335,7 @@ def _holds_group(env, c: ast.Condition) -> Test:
     groups = _group_of(env)
     no = c.negated  # asked on every build: the negation is the test's own answer
 
-    def whole(g, f):
+    def whole(g: Game, f: Firing):
         s = seat(f)
         pos = f.space
         if pos < 0:
@@ -353,7 +357,7 @@ def _building_level(env, c: ast.Condition) -> Test:
     fewest = c.test == "fewest"  # else "most"
     no = c.negated  # asked on every build or sale: the negation is the test's own answer
 
-    def extreme(g, f):
+    def extreme(g: Game, f: Firing):
         pos = f.space
         if pos < 0:
             pos = g.state.position[f.player]
@@ -376,7 +380,7 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
     """`a lot of the group ...`: the two tests the official rulebooks ask on every build,
     mortgage and trade (is mortgaged, has a building) read the state directly."""
     if node.test == "mortgaged" and not node.negated:
-        def some_mortgaged(g, f):
+        def some_mortgaged(g: Game, f: Firing):
             mortgaged = g.state.mortgaged
             pos = f.space
             for q in groups[pos if pos >= 0 else g.state.position[f.player]]:
@@ -386,7 +390,7 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
         return some_mortgaged
     thing = units.thing(node.thing.name) if node.thing is not None else "building"
     if node.test == "buildings" and node.cmp == "ge" and node.count == 1 and thing == "building":
-        def some_built(g, f):
+        def some_built(g: Game, f: Firing):
             st = g.state
             houses, hotels = st.houses, st.hotels
             pos = f.space
@@ -396,7 +400,7 @@ def _some_lot(node: ast.LotTest, groups, lot) -> Test:
             return False
         return some_built
 
-    def some(g, f):
+    def some(g: Game, f: Firing):
         for q in groups[_space(g, f)]:
             if lot(g, q):
                 return True
@@ -414,7 +418,7 @@ def _lot_test(env, node: ast.LotTest) -> Test:
         def lot(g, q):
             return g.state.mortgaged[q] != negated
         if subject == "space":
-            def space_mortgaged(g, f):
+            def space_mortgaged(g: Game, f: Firing):
                 pos = f.space
                 return g.state.mortgaged[pos if pos >= 0 else g.state.position[f.player]] \
                     != negated
@@ -428,7 +432,7 @@ def _lot_test(env, node: ast.LotTest) -> Test:
             st = g.state
             return op((st.houses[q] if houses else 0) + (st.hotels[q] if hotels else 0), n)
         if subject == "space":
-            def space_built(g, f):
+            def space_built(g: Game, f: Firing):
                 st = g.state
                 pos = f.space
                 if pos < 0:
@@ -439,12 +443,12 @@ def _lot_test(env, node: ast.LotTest) -> Test:
     if subject == "a lot":
         return _some_lot(node, groups, lot)
     if subject == "no lot":
-        def none(g, f):
+        def none(g: Game, f: Firing):
             lots = groups[_space(g, f)]
             return bool(lots) and not any(lot(g, q) for q in lots)
         return none
 
-    def every(g, f):
+    def every(g: Game, f: Firing):
         lots = groups[_space(g, f)]
         return bool(lots) and all(lot(g, q) for q in lots)
     return every

@@ -50,6 +50,8 @@ def test_a_hook_gets_the_firing_of_its_own_rule():
         tuple((o, r, spy(h) if r == "rent" else h) for o, r, h in hooks) if q == baltic
         else hooks for q, hooks in enumerate(original)))
     try:
+        # a game reads the rulebook's tables when it is built: this one sees the spy
+        game = scenario(dice=[(1, 2)], owners={"Baltic Avenue": 1})
         game.play_turn()
     finally:
         object.__setattr__(rb, "land_hooks", original)

@@ -202,12 +202,12 @@ def _permit_lot(game: Game, action: str, seat: int, pos: int,
         raise IllegalAction(found.rule, found.text)
 
 
-def _building(game: Game, pos) -> int:
+def _building(game: Game, pos: int) -> int:
     """What a Build on the lot would add: a hotel once it holds houses_per_hotel houses."""
     return HOTEL if game.state.houses[pos] >= game.settings.houses_per_hotel else HOUSE
 
 
-def _refusing_trade(game: Game, seat, t: Trade):
+def _refusing_trade(game: Game, seat: int, t: Trade):
     st, permits = game.state, game.rulebook.permits
     deeds = permits["trade"]
     if deeds:
@@ -226,13 +226,13 @@ def _refusing_trade(game: Game, seat, t: Trade):
     return None
 
 
-def _permit_trade(game: Game, seat, t: Trade) -> None:
+def _permit_trade(game: Game, seat: int, t: Trade) -> None:
     found = _refusing_trade(game, seat, t)
     if found is not None:
         raise IllegalAction(found.rule, found.text)
 
 
-def refusing(game: Game, seat, action):
+def refusing(game: Game, seat: int, action):
     """The first permission of the rulebook (tables.Permit) that refuses the action, or None;
     its validity is not checked (see `apply` and the engine's questions). Raises nothing."""
     permits = game.rulebook.permits
@@ -260,7 +260,7 @@ def refusing(game: Game, seat, action):
     return _refusing_lot(game, name, seat, pos, st.owner[pos], -1, building)
 
 
-def permitted(game: Game, seat, action) -> None:
+def permitted(game: Game, seat: int, action) -> None:
     """Raise IllegalAction if a permission of the rulebook refuses the action (its validity
     is not checked: see `apply` and the engine's questions)."""
     found = refusing(game, seat, action)
@@ -272,14 +272,14 @@ _ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: 
                  Lift: "lift", Buy: "buy", Bid: "bid"}
 
 
-def refused_by(game: Game, seat, action) -> IllegalAction | None:
+def refused_by(game: Game, seat: int, action) -> IllegalAction | None:
     """The refusal of the first permission of the rulebook that refuses the action, or None.
     Only permissions: the engine's validity checks are not made."""
     found = refusing(game, seat, action)
     return None if found is None else IllegalAction(found.rule, found.text)
 
 
-def why_refused(game: Game, seat, action) -> str | None:
+def why_refused(game: Game, seat: int, action) -> str | None:
     """Why a permission of the rulebook refuses the action (`refused by rule 'R': TEXT`), or
     None if none does. Only permissions: the engine's validity checks are not made. Agents
     ask it before answering, so that they never submit a refused action."""
@@ -308,7 +308,7 @@ def _supply_rule(game: Game, setting: str) -> str:
     return shortage[0].rule if shortage else _origin(game, setting)
 
 
-def _owned(game: Game, seat, pos, setting: str, rule: str = ""):
+def _owned(game: Game, seat: int, pos: int, setting: str, rule: str = ""):
     """The lot, if it is a property of the player's; else the refusal by the rule whose `set`
     line of `setting` is in force (or by `rule`)."""
     rb = game.rulebook
@@ -320,13 +320,13 @@ def _owned(game: Game, seat, pos, setting: str, rule: str = ""):
     return rb.spaces[pos]
 
 
-def level(game: Game, pos) -> int:
+def level(game: Game, pos: int) -> int:
     """Buildings on a lot as one number: houses, or houses_per_hotel + 1 for a hotel."""
     st = game.state
     return game.settings.houses_per_hotel + 1 if st.hotels[pos] else st.houses[pos]
 
 
-def group_has_buildings(game: Game, group) -> bool:
+def group_has_buildings(game: Game, group: int) -> bool:
     houses, hotels = game.state.houses, game.state.hotels
     for q in game.rulebook.groups[group]:
         if houses[q] or hotels[q]:
@@ -334,12 +334,12 @@ def group_has_buildings(game: Game, group) -> bool:
     return False
 
 
-def lift_cost(game: Game, pos) -> int:
+def lift_cost(game: Game, pos: int) -> int:
     m = game.rulebook.spaces[pos].mortgage
     return m + -(-m * game.settings.mortgage_interest // 100)
 
 
-def interest(game: Game, pos) -> int:
+def interest(game: Game, pos: int) -> int:
     m = game.rulebook.spaces[pos].mortgage
     return -(-m * game.settings.mortgage_interest // 100)
 
@@ -351,7 +351,7 @@ def sale_value(game: Game, cost) -> int:
 # ------------------------------------------------------------------ validation
 
 
-def check_build(game: Game, seat, pos) -> tuple[str, int]:
+def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     """('house'|'hotel', cash needed) if the player may build on the lot now: the model's
     checks, then the permissions (whole group, evenly ... are the rulebook's). Building on a
     mortgaged lot lifts it first: its lifting price is part of the cash needed."""
@@ -386,7 +386,7 @@ def check_build(game: Game, seat, pos) -> tuple[str, int]:
     return "house", sp.house_cost + extra
 
 
-def check_sell(game: Game, seat, pos) -> int:
+def check_sell(game: Game, seat: int, pos: int) -> int:
     """What selling one building of the lot brings, if the player may sell it now."""
     st, s, rb = game.state, game.settings, game.rulebook
     rule = "building_sale"
@@ -403,7 +403,7 @@ def check_sell(game: Game, seat, pos) -> int:
     return sale_value(game, sp.house_cost)
 
 
-def check_mortgage(game: Game, seat, pos) -> int:
+def check_mortgage(game: Game, seat: int, pos: int) -> int:
     rule = "mortgage_interest"
     sp = _owned(game, seat, pos, rule)
     st = game.state
@@ -418,7 +418,7 @@ def check_mortgage(game: Game, seat, pos) -> int:
     return sp.mortgage
 
 
-def check_lift(game: Game, seat, pos) -> int:
+def check_lift(game: Game, seat: int, pos: int) -> int:
     rule = "mortgage_interest"
     sp = _owned(game, seat, pos, rule)
     if not game.state.mortgaged[pos]:
@@ -431,7 +431,7 @@ def check_lift(game: Game, seat, pos) -> int:
     return cost
 
 
-def check_trade(game: Game, seat, t: Trade) -> None:
+def check_trade(game: Game, seat: int, t: Trade) -> None:
     """Refuse a trade that is not well formed (the partner, deeds and cards each side holds,
     cash in hand) or that a permission forbids."""
     st = game.state
@@ -460,7 +460,7 @@ def check_trade(game: Game, seat, t: Trade) -> None:
 # ------------------------------------------------------------------ applying
 
 
-def apply(game: Game, seat, action) -> None:
+def apply(game: Game, seat: int, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
         rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
@@ -472,7 +472,7 @@ def apply(game: Game, seat, action) -> None:
     run(game, seat, action)
 
 
-def _apply_build(game: Game, seat, action) -> None:
+def _apply_build(game: Game, seat: int, action) -> None:
     pos, st = action.pos, game.state
     kind, cost = check_build(game, seat, pos)
     if st.cash[seat] < cost:
@@ -487,7 +487,7 @@ def _apply_build(game: Game, seat, action) -> None:
     _build(game, seat, pos, kind)
 
 
-def _apply_sell(game: Game, seat, action) -> None:
+def _apply_sell(game: Game, seat: int, action) -> None:
     pos = action.pos
     value = check_sell(game, seat, pos)
     st = game.state
@@ -512,7 +512,7 @@ def _apply_sell(game: Game, seat, action) -> None:
         course.fire(game, sold[hotel], seat, pos, building=HOTEL if hotel else HOUSE)
 
 
-def _apply_sell_all(game: Game, seat, action) -> None:
+def _apply_sell_all(game: Game, seat: int, action) -> None:
     rule = "building_sale"
     sp = _owned(game, seat, action.pos, rule)
     if sp.group < 0 or not group_has_buildings(game, sp.group):
@@ -522,15 +522,15 @@ def _apply_sell_all(game: Game, seat, action) -> None:
     _sell_group(game, seat, sp.group, game.rulebook.origins["building_sale"])
 
 
-def _apply_mortgage(game: Game, seat, action) -> None:
+def _apply_mortgage(game: Game, seat: int, action) -> None:
     _pledge(game, seat, action.pos, True, check_mortgage(game, seat, action.pos))
 
 
-def _apply_lift(game: Game, seat, action) -> None:
+def _apply_lift(game: Game, seat: int, action) -> None:
     _pledge(game, seat, action.pos, False, check_lift(game, seat, action.pos))
 
 
-def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
+def _pledge(game: Game, seat: int, pos: int, pledged: bool, amount: int) -> None:
     """Mortgage the lot (the bank lends `amount`) or lift it (the player repays `amount`)."""
     bank = game.state.bank
     rule = game.rulebook.origins["mortgage_interest"]
@@ -548,7 +548,7 @@ def _pledge(game: Game, seat, pos, pledged: bool, amount: int) -> None:
         course.fire(game, hooks, seat, pos)
 
 
-def _apply_trade(game: Game, seat, action) -> None:
+def _apply_trade(game: Game, seat: int, action) -> None:
     check_trade(game, seat, action)
     _trade(game, seat, action)
 
@@ -563,7 +563,7 @@ _APPLY = {
 }
 
 
-def _build(game: Game, seat, pos, kind) -> None:
+def _build(game: Game, seat: int, pos: int, kind) -> None:
     st, rb = game.state, game.rulebook
     game.seat_version[seat] += 1
     sp = rb.spaces[pos]
@@ -608,7 +608,7 @@ def _house_rule(game: Game) -> str:
     return rule
 
 
-def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
+def _shortage(game: Game, seat: int, kind, from_cost: bool, rule: str) -> bool:
     """Several players want more buildings than the bank has: auction one, by `rule`. True if
     held."""
     st = game.state
@@ -650,12 +650,12 @@ def _shortage(game: Game, seat, kind, from_cost: bool, rule: str) -> bool:
     return True
 
 
-def _extra_cost(game: Game, pos) -> int:
+def _extra_cost(game: Game, pos: int) -> int:
     """What building on the lot costs besides the building: lifting its mortgage."""
     return lift_cost(game, pos) if game.state.mortgaged[pos] else 0
 
 
-def _can_build_kind(game: Game, seat, pos, kind) -> bool:
+def _can_build_kind(game: Game, seat: int, pos: int, kind) -> bool:
     try:
         k, cost = check_build(game, seat, pos)
     except IllegalAction:
@@ -663,7 +663,7 @@ def _can_build_kind(game: Game, seat, pos, kind) -> bool:
     return k == kind and game.state.cash[seat] >= cost
 
 
-def _sell_group(game: Game, seat, group, rule: str, settling: bool = False) -> None:
+def _sell_group(game: Game, seat: int, group: int, rule: str, settling: bool = False) -> None:
     """Sell every building of the player's lots of the group, by `rule`; `a building is sold`
     once per lot (its top building), unless a bankruptcy is being settled."""
     st, rb = game.state, game.rulebook
@@ -689,7 +689,7 @@ def _sell_group(game: Game, seat, group, rule: str, settling: bool = False) -> N
             course.fire(game, sold[top], seat, q, building=HOTEL if top else HOUSE)
 
 
-def sell_all_buildings(game: Game, seat, rule: str) -> None:
+def sell_all_buildings(game: Game, seat: int, rule: str) -> None:
     """Every building of the player sold back to the bank, group by group, by `rule`."""
     st, group_of = game.state, game.rulebook.group_of
     built = sorted({group_of[q] for q in game.holdings()[seat] if st.houses[q] or st.hotels[q]})
@@ -697,7 +697,7 @@ def sell_all_buildings(game: Game, seat, rule: str) -> None:
         _sell_group(game, seat, group, rule, settling=True)
 
 
-def means(game: Game, seat) -> int:
+def means(game: Game, seat: int) -> int:
     """Cash plus what selling every building and mortgaging every lot would bring."""
     st, rb = game.state, game.rulebook
     total = st.cash[seat]
@@ -709,7 +709,7 @@ def means(game: Game, seat) -> int:
     return total
 
 
-def can_raise(game: Game, seat) -> bool:
+def can_raise(game: Game, seat: int) -> bool:
     """Whether the player still has a building to sell or a lot to mortgage."""
     st = game.state
     houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
@@ -719,7 +719,7 @@ def can_raise(game: Game, seat) -> bool:
     return False
 
 
-def _trade(game: Game, seat, t: Trade) -> None:
+def _trade(game: Game, seat: int, t: Trade) -> None:
     st = game.state
     p = t.partner
     rb = game.rulebook
@@ -832,7 +832,7 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
 # ------------------------------------------------------------------ choices for agents
 
 
-def legal_actions(game: Game, seat) -> list:
+def legal_actions(game: Game, seat: int) -> list:
     """Every single-step action the player may take now (trades excepted)."""
     st = game.state
     out = []

@@ -101,12 +101,15 @@ def _asks(game: Game, action: str, kept: set[str]) -> bool:
     return any(not (p.exact and p.exact <= kept) for p in game.rulebook.permits[action])
 
 
-def _build_steps(game: Game) -> tuple:
+_Steps = tuple[tuple[tuple[int, int, bool], ...], ...]  # per lot and level
+
+
+def _build_steps(game: Game) -> _Steps:
     """Per lot and level, the next building: (cost, rent it adds, hotel?)."""
     rb, s = game.rulebook, game.settings
-    table = []
+    table: list[tuple[tuple[int, int, bool], ...]] = []
     for sp in rb.spaces:
-        row = []
+        row: list[tuple[int, int, bool]] = []
         if sp.kind == "street":
             for low in range(s.max_houses + 1):
                 if low >= s.houses_per_hotel:
@@ -118,7 +121,7 @@ def _build_steps(game: Game) -> tuple:
     return tuple(table)
 
 
-def _wants(game: Game, seat, pos) -> float:
+def _wants(game: Game, seat: int, pos: int) -> float:
     """How much a lot is worth to the player, relative to its price."""
     st, rb = game.state, game.rulebook
     group = rb.groups[rb.spaces[pos].group]
@@ -147,7 +150,7 @@ class DefaultAgent(Agent):
         self._idle_version = -1  # while the player's holdings stay as they were
         self._idle_supply = -1  # and the bank's supply of houses and hotels too
         self._cheapest = 0
-        self._steps: tuple = ()
+        self._steps: _Steps = ()
         self._builds: tuple[Build, ...] = ()
         self._sells: tuple[Sell, ...] = ()
         self._mortgages: tuple[Mortgage, ...] = ()
@@ -165,7 +168,7 @@ class DefaultAgent(Agent):
         "_asks_build", "_asks_mortgage", "_asks_trade", "_asks_bid",
     )
 
-    def seat_at(self, game: Game, seat):
+    def seat_at(self, game: Game, seat: int):
         # derived once per rulebook, shared by every default agent of every game
         memo = game.rulebook.memo
         tables = memo.get("default_agent")
@@ -192,12 +195,12 @@ class DefaultAgent(Agent):
          self._hotel_level, self._asks_build, self._asks_mortgage, self._asks_trade,
          self._asks_bid) = tables
 
-    def buy(self, game: Game, seat, pos):
+    def buy(self, game: Game, seat: int, pos: int):
         price = game.rulebook.spaces[pos].price
         cash = game.state.cash[seat]
         return cash - price >= self.reserve // 3 or (cash >= price and _wants(game, seat, pos) > 1.5)
 
-    def bid(self, game: Game, seat, lot, high):
+    def bid(self, game: Game, seat: int, lot, high: int):
         st = game.state
         if lot.kind == "deed":
             # the lot's value stays the same through the rounds of one auction
@@ -217,7 +220,7 @@ class DefaultAgent(Agent):
             return None
         return bid
 
-    def jail(self, game: Game, seat):
+    def jail(self, game: Game, seat: int):
         st = game.state
         unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned > 6:
@@ -228,12 +231,12 @@ class DefaultAgent(Agent):
                 return "pay"
         return "roll"
 
-    def tax(self, game: Game, seat, options):
+    def tax(self, game: Game, seat: int, options):
         worth = game.worth(seat)
         costs = [v if k == "money" else worth * v // 100 for k, v in options]
         return costs.index(min(costs))
 
-    def raise_funds(self, game: Game, seat, owed):
+    def raise_funds(self, game: Game, seat: int, owed: int):
         owned = game.holdings()[seat]
         permits = game.rulebook.permits
         # 1. mortgage lots outside whole groups, cheapest first
@@ -256,7 +259,7 @@ class DefaultAgent(Agent):
         best = self._cheapest_mortgage(game, seat, owned, ())
         return self._mortgages[best] if best >= 0 else None
 
-    def _top_sale(self, game: Game, seat, owned, asking: bool) -> int:
+    def _top_sale(self, game: Game, seat: int, owned: list[int], asking: bool) -> int:
         """The lot to sell a building of: the highest level, then the cheapest house, the
         first of equals; with `asking`, among those the permissions allow. -1 if none."""
         st, spaces = game.state, game.rulebook.spaces
@@ -273,7 +276,8 @@ class DefaultAgent(Agent):
                     top, top_level, top_cost = q, level, cost
         return top
 
-    def _cheapest_mortgage(self, game: Game, seat, owned, full) -> int:
+    def _cheapest_mortgage(self, game: Game, seat: int, owned: list[int],
+                           full: tuple[int, ...]) -> int:
         """The unmortgaged lot of the cheapest mortgage outside the groups `full` and the groups
         with buildings, that the permissions allow (asked only of one that would do better);
         -1 if none."""
@@ -294,14 +298,14 @@ class DefaultAgent(Agent):
                 best, least = q, value
         return best
 
-    def _sale(self, game: Game, q):
+    def _sale(self, game: Game, q: int):
         """The sale of one building of the lot: the group's hotels whole when the bank lacks
         the houses to break one down."""
         if game.state.hotels[q] and game.state.bank_houses < game.settings.houses_per_hotel:
             return SellAll(q)
         return self._sells[q]
 
-    def manage(self, game: Game, seat):
+    def manage(self, game: Game, seat: int):
         st = game.state
         cash = st.cash[seat]
         if cash < self.reserve:
@@ -324,7 +328,7 @@ class DefaultAgent(Agent):
             self._idle_need, self._idle_version, self._idle_supply = need, version, supply
         return action
 
-    def _improve(self, game: Game, seat, cash):
+    def _improve(self, game: Game, seat: int, cash: int):
         """(action, 0): lift a mortgage or build, the best use of spare cash; or (None, need):
         nothing to do now, and no improvement until the player holds `need` in cash."""
         st, rb = game.state, game.rulebook
@@ -390,15 +394,15 @@ class DefaultAgent(Agent):
 
     # -------------------------------------------------------------- trading
 
-    def _trade(self, game: Game, seat):
+    def _trade(self, game: Game, seat: int):
         """Offer to complete a group: a swap that completes one for each, else cash."""
         st, rb = game.state, game.rulebook
         owner = st.owner
-        shared = game.shared_streets()[seat]
-        if not shared:
+        pairs = game.shared_streets()[seat]
+        if not pairs:
             return None
         # the street groups shared whole with one other player, free of buildings
-        shared = [(g, other) for g, other in shared if not act.group_has_buildings(game, g)]
+        shared = [(g, other) for g, other in pairs if not act.group_has_buildings(game, g)]
         for g, other in shared:
             theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
             # lots of mine that complete one of the other player's groups, for theirs
@@ -419,7 +423,7 @@ class DefaultAgent(Agent):
                     return trade
         return None
 
-    def accept_trade(self, game: Game, seat, proposer, trade):
+    def accept_trade(self, game: Game, seat: int, proposer: int, trade):
         st, rb = game.state, game.rulebook
         gets = trade.give if trade.partner == seat else trade.take
         gives = trade.take if trade.partner == seat else trade.give
@@ -434,16 +438,16 @@ class DefaultAgent(Agent):
             return value_in * 10 >= value_out * 7
         return value_in >= 2 * value_out and value_in > 0
 
-    def lift_on_transfer(self, game: Game, seat, pos):
+    def lift_on_transfer(self, game: Game, seat: int, pos: int):
         return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
 
-    def wants_building(self, game: Game, seat, kind):
+    def wants_building(self, game: Game, seat: int, kind):
         return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
 
-    def claim(self, game: Game, seat, pos):
+    def claim(self, game: Game, seat: int, pos: int):
         return True
 
-    def choose(self, game: Game, seat, choice):
+    def choose(self, game: Game, seat: int, choice):
         if not choice.spaces:
             # the best cash at once by the options' declared money; ties: the first
             gains = choice.gains
@@ -466,12 +470,12 @@ class DefaultAgent(Agent):
                 return i
         return 0
 
-    def place_token(self, game: Game, seat, token, spaces):
+    def place_token(self, game: Game, seat: int, token, spaces):
         # as far behind the player as it can be: the longest way round before meeting it
         here, size = game.state.position[seat], game.rulebook.size
         return max(spaces, key=lambda q: ((q - here) % size, -q))
 
-    def choose_character(self, game: Game, seat, free):
+    def choose_character(self, game: Game, seat: int, free):
         # sides in turn round the table, so that both are played
         rb = game.rulebook
         wanted = seat % len(rb.sides)
@@ -490,13 +494,13 @@ class RandomAgent(Agent):
     def __init__(self):
         self.rng = random.Random(0)
 
-    def seat_at(self, game: Game, seat):
+    def seat_at(self, game: Game, seat: int):
         self.rng = random.Random(seed_key(game.seed) * 1_000_003 + seat)
 
-    def buy(self, game: Game, seat, pos):
+    def buy(self, game: Game, seat: int, pos: int):
         return self.rng.random() < 0.5
 
-    def bid(self, game: Game, seat, lot, high):
+    def bid(self, game: Game, seat: int, lot, high: int):
         cash = game.state.cash[seat]
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
@@ -505,7 +509,7 @@ class RandomAgent(Agent):
             return None
         return bid
 
-    def jail(self, game: Game, seat):
+    def jail(self, game: Game, seat: int):
         st, s = game.state, game.settings
         choices = ["roll"]
         if st.jail_cards[seat] and _may(game, seat, USE_CARD):
@@ -514,13 +518,13 @@ class RandomAgent(Agent):
             choices.append("pay")
         return self.rng.choice(choices)
 
-    def tax(self, game: Game, seat, options):
+    def tax(self, game: Game, seat: int, options):
         return self.rng.randrange(len(options))
 
-    def choose(self, game: Game, seat, choice):
+    def choose(self, game: Game, seat: int, choice):
         return int(self.rng.random() * len(choice.options))
 
-    def raise_funds(self, game: Game, seat, owed):
+    def raise_funds(self, game: Game, seat: int, owed: int):
         choices = [a for a in act.legal_actions(game, seat) if isinstance(a, (Sell, Mortgage))]
         if not choices:
             built = [q for q in game.rulebook.properties
@@ -529,7 +533,7 @@ class RandomAgent(Agent):
             return SellAll(built[0]) if built else None
         return self.rng.choice(choices)
 
-    def manage(self, game: Game, seat):
+    def manage(self, game: Game, seat: int):
         r = self.rng.random()
         if r < 0.5:
             return None
@@ -538,7 +542,7 @@ class RandomAgent(Agent):
         legal = act.legal_actions(game, seat)
         return self.rng.choice(legal) if legal else None
 
-    def _random_trade(self, game: Game, seat):
+    def _random_trade(self, game: Game, seat: int):
         st, rb = game.state, game.rulebook
         others = [p for p in game.bidders() if p != seat]
         if not others:
@@ -561,25 +565,25 @@ class RandomAgent(Agent):
             return None
         return trade
 
-    def accept_trade(self, game: Game, seat, proposer, trade):
+    def accept_trade(self, game: Game, seat: int, proposer: int, trade):
         return self.rng.random() < 0.5
 
-    def lift_on_transfer(self, game: Game, seat, pos):
+    def lift_on_transfer(self, game: Game, seat: int, pos: int):
         return self.rng.random() < 0.5
 
-    def wants_building(self, game: Game, seat, kind):
+    def wants_building(self, game: Game, seat: int, kind):
         return self.rng.random() < 0.5
 
-    def place_building(self, game: Game, seat, kind, lots):
+    def place_building(self, game: Game, seat: int, kind, lots):
         return self.rng.choice(lots)
 
-    def claim(self, game: Game, seat, pos):
+    def claim(self, game: Game, seat: int, pos: int):
         return self.rng.random() < 0.5
 
-    def place_token(self, game: Game, seat, token, spaces):
+    def place_token(self, game: Game, seat: int, token, spaces):
         return self.rng.choice(spaces)
 
-    def choose_character(self, game: Game, seat, free):
+    def choose_character(self, game: Game, seat: int, free):
         return self.rng.choice(free)
 
 

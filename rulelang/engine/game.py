@@ -57,6 +57,8 @@ class Game(Holdings):
         "winner", "stop", "again", "last_roll", "dice_total", "last_double",
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
+        "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
+        "_throw_extras", "_turn_extras",
     )
 
     def __init__(
@@ -97,6 +99,21 @@ class Game(Holdings):
         self._depth = 0
         self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
         self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
+        # the rulebook's tables read on every throw and move, held here as typed fields
+        self._size = rulebook.size
+        self._crossings = rulebook.crossings
+        self._pass_hooks = rulebook.pass_hooks
+        self._land_hooks = rulebook.land_hooks
+        self._doubles_hooks = rulebook.doubles_hooks
+        # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
+        # triples, or what a face does after the move
+        self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
+                                  or rulebook.triples_hooks or rulebook.after_face_hooks)
+        c = rulebook.course
+        # a turn does more than roll and manage: counted turns, rules at its start or end,
+        # rules of a turn in jail
+        self._turn_extras = bool(rulebook.count_turns or rulebook.turn_start_hooks
+                                 or c.jail_turn or c.turn_end)
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -291,28 +308,31 @@ class Game(Holdings):
 
     def _move(self, seat: int, steps: int, rule: str, dice: tuple, total: int,
               rent: RentContext | None, streak: int = 0, passing: bool = True) -> None:
-        st, rb = self.state, self.rulebook
+        st = self.state
         start = st.position[seat]
+        size = self._size
         if steps > 0 and passing:
-            crossed = rb.crossings[start][steps % (rb.size + 1)]
+            crossed = self._crossings[start][steps % (size + 1)]
             if crossed:
                 # a `passes` rule that moves the player on is a link of the chain too
                 self._depth += 1
                 if self._depth > MAX_CHAIN:
                     self.chain_cut(seat, rule)
                 deeds = st.owner
+                pass_hooks = self._pass_hooks
                 for q in crossed:
-                    for _, by, hook in rb.pass_hooks[q]:
+                    for _, by, hook in pass_hooks[q]:
                         hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
                                           streak))
                         if self.stop:
                             self._depth -= 1
                             return
                 self._depth -= 1
-        pos = st.position[seat] = (start + steps) % rb.size
+        pos = st.position[seat] = (start + steps) % size
         if self._log:
-            self.emit("move", rule, player=seat, to=rb.spaces[pos].name, steps=steps)
-        hooks = rb.land_hooks[pos]
+            self.emit("move", rule, player=seat, to=self.rulebook.spaces[pos].name,
+                      steps=steps)
+        hooks = self._land_hooks[pos]
         if not hooks:
             return
         # the landing's owner is the owner on landing: rent is owed only to whoever owned the
@@ -655,6 +675,7 @@ class Game(Holdings):
         rand = self.rng.random
         doubles = 0
         rolled = 0  # the rolls of this turn that said roll again (MAX_ROLLS)
+        extras = self._throw_extras
         while True:
             self.again = False
             i = int(rand() * count)
@@ -663,30 +684,31 @@ class Game(Holdings):
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
             streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
-            if rb.face_hooks:
-                self._faces(seat, dice, total, streak)
-                if self.stop:
-                    return
-            if rb.roll_hooks:
-                self._rolled(seat, rb.roll_hooks, dice, total, streak)
-                if self.stop:
-                    return
+            if extras:
+                if rb.face_hooks:
+                    self._faces(seat, dice, total, streak)
+                    if self.stop:
+                        return
+                if rb.roll_hooks:
+                    self._rolled(seat, rb.roll_hooks, dice, total, streak)
+                    if self.stop:
+                        return
             if is_double[i]:
                 doubles += 1
-                for dh in rb.doubles_hooks:
+                for dh in self._doubles_hooks:
                     if dh.times is None or dh.times == doubles:
                         _, by, hook = dh.hook
                         hook(self, self._thrown(seat, dice, total, by, doubles))
                         if self.stop:
                             break
-            if rb.triples_hooks and rb.triples[i] and not self.stop:
+            if extras and rb.triples_hooks and rb.triples[i] and not self.stop:
                 for _, by, hook in rb.triples_hooks:
                     hook(self, self._thrown(seat, dice, total, by, streak))
                     if self.stop:
                         break
             if not self.stop:
                 self._move(seat, total, "turn", dice, total, None, streak)
-            if rb.after_face_hooks:
+            if extras and rb.after_face_hooks:
                 tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
                 return
@@ -702,6 +724,18 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
+        if not self._turn_extras:  # roll (or a turn in jail), then manage
+            try:
+                if st.in_jail[seat]:
+                    self._jail_turn(seat)
+                else:
+                    self._rolls(seat)
+                if not st.bankrupt[seat]:
+                    self._manage(seat)
+            except GameOver:
+                pass
+            self._next()
+            return
         if self.rulebook.count_turns:
             taken = st.turns_taken
             if len(taken) < st.players:  # a game saved before turns were counted
