@@ -488,18 +488,33 @@ def decode_source(data: bytes, shown: str) -> str:
             hint="save the file as UTF-8 text") from None
 
 
-def parse_file(path: str, shown: str | None = None) -> ast.File:
-    """Read and parse one rules file (named `shown` in its spans, default: path)."""
+def parse_file(path: str, shown: str | None = None, cached: bool = False) -> ast.File:
+    """Read and parse one rules file (named `shown` in its spans, default: path); `cached`:
+    as `parse_text`."""
     shown = str(path) if shown is None else shown
-    return parse_text(read_source(path, shown), shown)
+    return parse_text(read_source(path, shown), shown, cached)
 
 
-def parse_text(text: str, path: str) -> ast.File:
+def parse_text(text: str, path: str, cached: bool = False) -> ast.File:
     """Parse the text of one rules file; `path` is recorded in every span.
 
     A syntax error raises RuleError(s) listing every syntax error `recover` can find.
+    `cached`: the AST of a text parsed before, without errors, comes from the private cache
+    (`rulelang.cache`), which keeps the last `AST_CACHE_FILES` of them.
     """
     text = _normalize(text)
+    if cached:
+        key = _ast_key(text, path)
+        stored = _load_ast(key)
+        if stored is not None:
+            return stored
+        result = _parse_text(text, path)
+        _save_ast(key, result)
+        return result
+    return _parse_text(text, path)
+
+
+def _parse_text(text: str, path: str) -> ast.File:
     try:
         result, errors = _parse_chunks(text, path)
     except RuleError as e:
@@ -514,6 +529,80 @@ def parse_text(text: str, path: str) -> ast.File:
     if errors:
         raise RuleErrors(errors)
     return result
+
+
+# ------------------------------------------------------------------ the cache of ASTs
+#
+# Checking a house rule parses the files it extends too, unchanged from one check to the
+# next: their ASTs are pickled in the private cache directory, named after a digest of the
+# text, the name it is shown by, and the code that builds an AST (so that a change of the
+# grammar, of the builder or of a node class never loads an AST built by other code).
+
+AST_CACHE_FILES = 200  # the ASTs kept; the least recently written go first
+# the sources an AST depends on: the grammar, its builder, the node classes, the vocabulary
+_AST_SOURCES = ("grammar.lark", "parse.py", "ast.py", "nodes.py", "units.py", "recover.py",
+                "parse_errors.py", "diagnostics.py", "vocab")
+_code_key: str | None = None
+
+
+def _ast_key(text: str, path: str) -> str:
+    global _code_key
+    if _code_key is None:
+        digest = hashlib.sha256(repr((sys.version_info, lark.__version__)).encode())
+        here = Path(__file__).parent
+        for name in _AST_SOURCES:
+            source = here / name
+            for part in sorted(source.glob("*.py")) if source.is_dir() else [source]:
+                digest.update(part.name.encode() + b"\0" + part.read_bytes() + b"\0")
+        _code_key = digest.hexdigest()
+    digest = hashlib.sha256(_code_key.encode())
+    digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:32]
+
+
+def _load_ast(key: str) -> ast.File | None:
+    """The AST cached under `key`, or None (none, or a file that cannot be trusted or read:
+    then it is parsed again)."""
+    path = cache.private_file(f"ast-{key}.pickle")
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            file = pickle.load(f)
+    except Exception:  # noqa: BLE001 - a missing, damaged or stale file: parse again
+        return None
+    return file if type(file) is ast.File else None
+
+
+def _save_ast(key: str, file: ast.File) -> None:
+    """Cache an AST, whole or not at all, and forget the oldest beyond AST_CACHE_FILES."""
+    path = cache.private_file(f"ast-{key}.pickle")
+    if path is None:
+        return
+    folder, name = os.path.split(path)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=folder)  # mode 0600
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(file, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except Exception:  # noqa: BLE001 - an AST that cannot be cached is parsed next time
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return
+    try:
+        kept = [e for e in os.scandir(folder) if e.name.startswith("ast-") and e.is_file()]
+        if len(kept) > AST_CACHE_FILES:
+            kept.sort(key=lambda e: e.stat().st_mtime_ns)
+            for e in kept[:len(kept) - AST_CACHE_FILES]:
+                os.unlink(e.path)
+    except OSError:
+        pass
 
 
 def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:

@@ -134,10 +134,10 @@ def load_chain(path: str, include_path: Iterable[str] = (),
         path = played_file(path)
         library = Library.of(path, include_path)
         library.admit(path)
-        file = parse_file(path)
+        file = parse_file(path, cached=True)
     else:
         library = Library.of(os.path.join(os.curdir, os.path.basename(path)), include_path)
-        file = parse_text(decode_source(data, path), path)
+        file = parse_text(decode_source(data, path), path, cached=True)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
@@ -153,7 +153,7 @@ def load_chain(path: str, include_path: Iterable[str] = (),
                                     f.extends.span) for f in loop[:-1]])
         try:
             # The real path is read (the one found inside an allowed directory), shown as found
-            parent = parse_file(real, shown=target)
+            parent = parse_file(real, shown=target, cached=True)
         except RuleError as e:
             code = e.diagnostic.code
             if code not in ("E401", "E420", "E421"):

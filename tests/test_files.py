@@ -425,30 +425,35 @@ def test_a_pickle_planted_in_the_shared_temporary_directory_is_not_loaded(tmp_pa
     assert list(shared_tmp.iterdir()) == [predictable], "the cache is still written to /tmp"
 
 
-def _cache_file(home: Path) -> Path:
-    (path,) = (home / ".cache" / "rulelang").iterdir()
-    return path
+def _cache_files(home: Path) -> list[Path]:
+    """The files of the cache: the parser, and the ASTs of the files checked."""
+    return sorted((home / ".cache" / "rulelang").iterdir())
 
 
 def test_the_cache_lives_in_a_private_directory_and_a_writable_one_is_refused(tmp_path):
-    """The cache is ~/.cache/rulelang (0700); a cache file others could write is not loaded."""
+    """The cache is ~/.cache/rulelang (0700); a cache file others could write is not loaded,
+    be it the parser or the AST of a file."""
     home = tmp_path / "home"
     env = _env(HOME=str(home), TMPDIR=str(tmp_path))
     env.pop("XDG_CACHE_HOME", None)
     rules = str(ROOT / "rulesets" / CLASSIC)
     assert _cli("check", rules, env=env).returncode == 0
-    folder, cached = home / ".cache" / "rulelang", _cache_file(home)
+    folder, files = home / ".cache" / "rulelang", _cache_files(home)
+    # the parser, and the ASTs of the rulebook and of the board it extends
+    assert sorted(p.name.split("-")[0] for p in files) == ["ast", "ast", "parser"]
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    assert stat.S_IMODE(cached.stat().st_mode) & 0o077 == 0
+    for cached in files:
+        assert stat.S_IMODE(cached.stat().st_mode) & 0o077 == 0
     # Control: a planted file that only its owner can write is trusted, so the plant works.
-    cached.write_bytes(_planted(tmp_path / "trusted"))
+    for cached in files:
+        cached.write_bytes(_planted(tmp_path / "trusted"))
     assert _cli("check", rules, env=env).returncode == 0
     assert (tmp_path / "trusted").exists(), "the planted pickle would not run: a vacuous test"
     # Writable by the group or by others: refused (and replaced by a fresh cache).
     for mode in (0o664, 0o646):
-        cached = _cache_file(home)
-        cached.write_bytes(_planted(tmp_path / f"pwned{mode:o}"))
-        cached.chmod(mode)
+        for cached in _cache_files(home):
+            cached.write_bytes(_planted(tmp_path / f"pwned{mode:o}"))
+            cached.chmod(mode)
         assert _cli("check", rules, env=env).returncode == 0
         assert not (tmp_path / f"pwned{mode:o}").exists()
     # A folder that others could write is made private before anything in it is trusted.
@@ -503,10 +508,10 @@ def test_a_cache_file_of_another_user_is_refused(tmp_path):
     env = _env(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
     rules = str(ROOT / "rulesets" / CLASSIC)
     assert _cli("check", rules, env=env).returncode == 0
-    cached = _cache_file(home)
-    cached.write_bytes(_planted(tmp_path / "pwned"))
-    cached.chmod(0o600)
-    os.chown(cached, 4242, 4242)
+    for cached in _cache_files(home):
+        cached.write_bytes(_planted(tmp_path / "pwned"))
+        cached.chmod(0o600)
+        os.chown(cached, 4242, 4242)
     assert _cli("check", rules, env=env).returncode == 0
     assert not (tmp_path / "pwned").exists()
 
