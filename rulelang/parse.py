@@ -500,10 +500,11 @@ def parse_text(text: str, path: str, cached: bool = False) -> ast.File:
 
     A syntax error raises RuleError(s) listing every syntax error `recover` can find.
     `cached`: the AST of a text parsed before, without errors, comes from the private cache
-    (`rulelang.cache`), which keeps the last `AST_CACHE_FILES` of them.
+    (`rulelang.cache`), which keeps the last `AST_CACHE_FILES` of them (texts of at most
+    AST_CACHE_CHARS characters: a rulebook is a few thousand).
     """
     text = _normalize(text)
-    if cached:
+    if cached and len(text) <= AST_CACHE_CHARS:
         key = _ast_key(text, path)
         stored = _load_ast(key)
         if stored is not None:
@@ -539,6 +540,9 @@ def _parse_text(text: str, path: str) -> ast.File:
 # grammar, of the builder or of a node class never loads an AST built by other code).
 
 AST_CACHE_FILES = 200  # the ASTs kept; the least recently written go first
+# the longest text cached: the official rulebooks are under 10,000 characters; a longer file
+# is parsed every time (pickling its AST would double its memory at the peak)
+AST_CACHE_CHARS = 64_000
 # the sources an AST depends on: the grammar, its builder, the node classes, the vocabulary
 _AST_SOURCES = ("grammar.lark", "parse.py", "ast.py", "nodes.py", "units.py", "recover.py",
                 "parse_errors.py", "diagnostics.py", "vocab")

@@ -84,3 +84,11 @@ def test_without_a_cache_directory_files_are_parsed(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
     monkeypatch.setenv("HOME", str(blocker))
     assert parse.parse_file(str(BOARD), cached=True) == parse.parse_file(str(BOARD))
+
+
+def test_a_long_file_is_not_cached(folder, monkeypatch):
+    monkeypatch.setattr(parse, "AST_CACHE_CHARS", 100)
+    text = BOARD.read_text(encoding="utf-8")
+    expected = parse.parse_text(text, "long.rules")
+    assert parse.parse_text(text, "long.rules", cached=True) == expected
+    assert _asts(folder) == []
