@@ -19,7 +19,6 @@ _native.install()  # an engine build older than its sources is never run (native
 
 from . import check as _check_stage  # bound first, so the function below keeps the name
 from .diagnostics import Diagnostic, RuleError, RuleErrors
-from .parse import parse_override
 
 # The engine, the compiler and the runner load on first use: `rulelang check` never needs them.
 _LAZY = {
@@ -29,6 +28,7 @@ _LAZY = {
     **dict.fromkeys(["DEFAULT_MAX_TURNS", "Game"], ".engine.game"),
     "Rulebook": ".engine.tables",
     "compile_program": ".compile",
+    "parse_override": ".parse",
     **dict.fromkeys(["BatchResult", "GameResult", "play_game", "play_games"], ".runner"),
     **dict.fromkeys(["SaveError", "load_game", "save_game"], ".save"),
 }
@@ -88,4 +88,9 @@ def _texts(parameters) -> tuple[str, ...]:
 
 
 def _overrides(parameters) -> tuple:
-    return tuple(parse_override(p) for p in _texts(parameters))
+    texts = _texts(parameters)
+    if not texts:
+        return ()
+    from .parse import parse_override
+
+    return tuple(parse_override(p) for p in texts)

@@ -1,11 +1,12 @@
 """The per-user cache directory: `private_file(name)` is a path in it that no other user can
 have written, or None when there is no such place (then nothing is cached).
 
-The parser's cache is a pickle (`rulelang.parse`), and unpickling runs code: a file another
-user could write must never be loaded. Lark's own `cache=True` uses a predictable name in the
-shared temporary directory; ours is $XDG_CACHE_HOME/rulelang (or ~/.cache/rulelang), mode
-0700, owned by the user, and a file in it is used only if the user owns it and only the user
-can write it (files are written there with mode 0600).
+The parser (`rulelang.parse`) and the syntax trees of files read (`rulelang.source`) are cached
+as pickles, and unpickling runs code: a file another user could write must never be loaded.
+Lark's own `cache=True` uses a predictable name in the shared temporary directory; ours is
+$XDG_CACHE_HOME/rulelang (or ~/.cache/rulelang), mode 0700, owned by the user, and a file in it
+is used only if the user owns it and only the user can write it (files are written there with
+mode 0600).
 """
 
 from __future__ import annotations

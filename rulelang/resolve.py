@@ -21,7 +21,7 @@ import attrs
 from rulelang import ast, files
 from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
-from rulelang.parse import decode_source, parse_file, parse_text
+from rulelang.source import decode_source, parse_cached, read_source
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "played_file",
            "did_you_mean", "closest"]
@@ -134,10 +134,10 @@ def load_chain(path: str, include_path: Iterable[str] = (),
         path = played_file(path)
         library = Library.of(path, include_path)
         library.admit(path)
-        file = parse_file(path, cached=True)
+        file = parse_cached(read_source(path), path)
     else:
         library = Library.of(os.path.join(os.curdir, os.path.basename(path)), include_path)
-        file = parse_text(decode_source(data, path), path, cached=True)
+        file = parse_cached(decode_source(data, path), path)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
@@ -153,7 +153,7 @@ def load_chain(path: str, include_path: Iterable[str] = (),
                                     f.extends.span) for f in loop[:-1]])
         try:
             # The real path is read (the one found inside an allowed directory), shown as found
-            parent = parse_file(real, shown=target, cached=True)
+            parent = parse_cached(read_source(real, target), target)
         except RuleError as e:
             code = e.diagnostic.code
             if code not in ("E401", "E420", "E421"):

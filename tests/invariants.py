@@ -57,6 +57,8 @@ class Checker:
         self.ends = 0
         self.settling: set[int] = set()
         self._last = ""
+        self._holdings: tuple = ()  # what the deeds and buildings last passed with
+        self._cards: tuple = ()  # what the decks and the hands last passed with
 
     def bind(self, game: Game, rb: rulelang.Rulebook) -> None:
         self.game = game
@@ -138,6 +140,26 @@ class Checker:
                 self.fail(f"seat {seat} is off the board")
         # deeds: `owner` gives each deed exactly one holder, the bank (-1) or a player
         owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
+        # The deeds and the buildings are checked again only when what they read changed
+        # since they last passed: a transfer, a move or a roll leaves them as they were, and
+        # the same state gets the same verdict.
+        holdings = (tuple(owner), tuple(mortgaged), tuple(houses), tuple(hotels),
+                    tuple(st.bankrupt), frozenset(self.settling), st.bank_houses,
+                    st.bank_hotels)
+        if holdings != self._holdings:
+            self.check_holdings()
+            self._holdings = holdings
+        cards = (tuple(map(tuple, st.decks)), tuple(map(tuple, st.jail_cards)), in_transit)
+        if cards != self._cards:
+            self.check_cards(in_transit)
+            self._cards = cards
+
+    def check_holdings(self) -> None:
+        """Deeds and buildings."""
+        game = self.game
+        st, rb = game.state, game.rulebook
+        n = st.players
+        owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
         for sp in rb.spaces:
             q = sp.index
             o = owner[q]
@@ -152,7 +174,6 @@ class Checker:
             if o >= 0 and st.bankrupt[o] and o not in self.settling:
                 self.fail(f"bankrupt seat {o} still holds {sp.name!r}")
         self.check_buildings()
-        self.check_cards(in_transit)
 
     def check_buildings(self) -> None:
         game = self.game

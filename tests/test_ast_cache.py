@@ -1,4 +1,4 @@
-"""The cache of ASTs (rulelang.parse): a file parsed once without errors is not parsed again
+"""The cache of ASTs (rulelang.source): a file parsed once without errors is not parsed again
 while its text, its name and the code that builds ASTs stay the same."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang import parse
+from rulelang import parse, source
 from rulelang.diagnostics import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,11 +68,11 @@ def test_a_damaged_or_foreign_ast_is_parsed_again_and_replaced(folder):
         stored.write_bytes(damaged)
         assert parse.parse_file(str(BOARD), cached=True) == expected
         assert _asts(folder) == [stored]
-        assert parse._load_ast(stored.name[4:-7]) == expected  # replaced whole
+        assert source._load_ast(stored.name[4:-7]) == expected  # replaced whole
 
 
 def test_the_cache_keeps_the_last_files_only(folder, monkeypatch):
-    monkeypatch.setattr(parse, "AST_CACHE_FILES", 3)
+    monkeypatch.setattr(source, "AST_CACHE_FILES", 3)
     for n in range(5):
         parse.parse_text(f'rulebook "r{n}"\n', f"r{n}.rules", cached=True)
     assert len(_asts(folder)) == 3
@@ -87,8 +87,23 @@ def test_without_a_cache_directory_files_are_parsed(tmp_path, monkeypatch):
 
 
 def test_a_long_file_is_not_cached(folder, monkeypatch):
-    monkeypatch.setattr(parse, "AST_CACHE_CHARS", 100)
+    monkeypatch.setattr(source, "AST_CACHE_CHARS", 100)
     text = BOARD.read_text(encoding="utf-8")
     expected = parse.parse_text(text, "long.rules")
     assert parse.parse_text(text, "long.rules", cached=True) == expected
     assert _asts(folder) == []
+
+
+def test_a_check_of_cached_files_imports_no_parser(tmp_path):
+    """Checking files whose ASTs are cached neither builds a parser nor imports Lark."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    program = ("import sys; from rulelang.check import check_path; "
+               f"check_path({str(ROOT / 'rulesets' / 'classic_1961.rules')!r}); "
+               "print(sorted(m for m in sys.modules if m == 'lark' or m == 'rulelang.parse'))")
+    runs = [subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                           text=True, check=True).stdout.strip() for _ in range(2)]
+    assert runs == ["['lark', 'rulelang.parse']", "[]"]

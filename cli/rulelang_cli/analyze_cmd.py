@@ -12,7 +12,7 @@ import click
 
 from rulelang import RuleError, RuleErrors, load
 from rulelang.diagnostics import json_safe, printable
-from rulelang.parse import COMMAND_LINE
+from rulelang.source import COMMAND_LINE
 
 from .main import short_help
 from .options import include_path_option

@@ -11,7 +11,6 @@ import click
 from rulelang.check import check_path
 from rulelang.diagnostics import RuleError, json_safe, render, summary, to_json
 from rulelang.files import read_stream, source_text
-from rulelang.parse import parse_override
 from rulelang.resolve import played_file
 
 from .main import short_help
@@ -70,7 +69,11 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
     report = []
     usage: dict[tuple[str, str], None] = {}  # (option, message): mistakes of the command line
     try:
-        overrides = [parse_override(p) for p in parameters]
+        overrides = []
+        if parameters:  # the parser is imported only to read them
+            from rulelang.parse import parse_override
+
+            overrides = [parse_override(p) for p in parameters]
     except RuleError as e:
         raise click.BadParameter(usage_message(e.diagnostics), param_hint="--set") from None
     for path in files:

@@ -15,7 +15,7 @@ import click
 from rulelang.diagnostics import RuleError, RuleErrors, printable, render, summary
 from rulelang.files import MAX_BYTES, _too_large, source_text
 from rulelang.fmt import FormatError, format_text
-from rulelang.parse import decode_source, read_source
+from rulelang.source import decode_source, read_source
 
 from .main import short_help
 

@@ -6,7 +6,7 @@ import click
 
 from rulelang.diagnostics import printable, render
 from rulelang.files import source_text
-from rulelang.parse import COMMAND_LINE
+from rulelang.source import COMMAND_LINE
 
 
 def _source(path: str) -> str:
