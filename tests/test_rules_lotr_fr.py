@@ -75,6 +75,15 @@ def test_one_eye_moves_the_ring_one_territory():
     assert ring(game) == "Ferme Maggotte"
 
 
+def test_an_eye_thrown_in_jail_moves_the_ring():
+    """RÈGLES SPÉCIALES 1 ("si vous obtenez l'Œil de Sauron"): a throw in jail counts too, one
+    that fails to free the player and moves no pawn included (D4)."""
+    game = scenario(name=FR, options=RING, dice=[(1, 3)], in_jail={0: 0})
+    game.play_turn()
+    assert game.state.in_jail[0] and game.state.position[0] == game.rulebook.jail
+    assert ring(game) == "Ferme Maggotte"
+
+
 def test_two_eyes_move_the_ring_two_territories():
     """RÈGLES SPÉCIALES 1: two Eyes at once move the Ring two territories (to the Bac de
     Châteaubouc, over the tax and Bill le Poney)."""
