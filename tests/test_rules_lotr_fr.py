@@ -25,6 +25,17 @@ def test_both_dice_carry_the_eye():
     assert game.state.position[0] == pos(game, "Income Tax")
 
 
+def test_with_the_special_rules_the_eye_also_moves_the_ring_and_still_counts_as_one():
+    """LES DÉS: « traitez-le comme un "1", à moins que vous ne jouiez avec les règles
+    spéciales »: with them the Eye moves the Ring first (RÈGLES SPÉCIALES 1), then the pawn
+    moves (2), still by the Eye as a 1, the special rules giving it no other value (D9)."""
+    for options, ring_at in (((), None), (RING, "Ferme Maggotte")):
+        game = scenario(name=FR, options=options, dice=[(3, 1)])
+        game.play_turn()
+        assert game.state.position[0] == pos(game, "Income Tax")
+        assert (ring(game) if options else None) == ring_at
+
+
 def test_territories_keep_the_classic_values():
     """Les différences: "Toutes les valeurs sont les mêmes que les titres correspondants à
     l'édition classique"."""
@@ -72,6 +83,15 @@ def test_one_eye_moves_the_ring_one_territory():
     """RÈGLES SPÉCIALES 1: Cul-de-Sac -> Ferme Maggotte, over the Événement space."""
     game = scenario(name=FR, options=RING, dice=[(4, 1)], positions={0: "Jail"})
     game.play_turn()
+    assert ring(game) == "Ferme Maggotte"
+
+
+def test_an_eye_thrown_in_jail_moves_the_ring():
+    """RÈGLES SPÉCIALES 1 ("si vous obtenez l'Œil de Sauron"): a throw in jail counts too, one
+    that fails to free the player and moves no pawn included (D4)."""
+    game = scenario(name=FR, options=RING, dice=[(1, 3)], in_jail={0: 0})
+    game.play_turn()
+    assert game.state.in_jail[0] and game.state.position[0] == game.rulebook.jail
     assert ring(game) == "Ferme Maggotte"
 
 
