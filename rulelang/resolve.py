@@ -79,12 +79,15 @@ def resolve_with_errors(path: str, options: Iterable[str] = (),
 
 
 def merge(chain: list[ast.File], options: Iterable[str] = (),
-          overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program, list[Diagnostic]]:
+          overrides: Iterable[ast.Set] = (),
+          history: list | None = None) -> tuple[ast.Program, list[Diagnostic]]:
     """The Program of a chain from `load_chain`, and the mistakes stepped over.
 
     overrides are the `--set NAME=VALUE` of a command line (parse.parse_override): values
     for the rulebook's parameters, applied after every `set` of the files (check verifies
-    that each names a declared parameter).
+    that each names a declared parameter). history, if given, receives `(verb, rule, by)`
+    for each rule a later file replaced or removed: the rule as it was and the `replace rule`
+    (an ast.Rule) or `remove rule` (an ast.Remove) that did it (`rulelang show`).
     """
     options = tuple(dict.fromkeys(options))
     declared = [opt.name for f in chain for opt in _options(f.items)]
@@ -98,6 +101,7 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
                 chain[0].title.span,
                 hint=did_you_mean(name, names) or f"its options: {listed}"))
     merger = _Merger(set(options), errors)
+    merger.history = history
     for file in reversed(chain):
         merger.add(file)
     return ast.Program(
@@ -251,6 +255,7 @@ class _Merger:
         self.pots: list[ast.Pot] = []
         self.buildings: dict[str, ast.Text] = {}
         self.has_parent = False
+        self.history: list | None = None  # see merge
 
     def _error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
                notes=()) -> None:
@@ -292,6 +297,8 @@ class _Merger:
             elif isinstance(item, ast.Remove):
                 index = self._find_rule(item.name, "remove")
                 if index is not None:
+                    if self.history is not None:
+                        self.history.append(("remove", self.rules[index], item))
                     del self.rules[index]
             elif isinstance(item, ast.Set):
                 self.settings.append(item)
@@ -365,6 +372,8 @@ class _Merger:
                             "replaces already says", rule.name.span,
                             hint="drop the replacement, or change what it says",
                             notes=[("the replaced rule is here", old.name.span)])
+            if self.history is not None:
+                self.history.append(("replace", old, rule))
             self.rules[index] = rule
         else:
             self.rules.insert(index + (rule.override == "after"), rule)

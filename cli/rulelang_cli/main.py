@@ -1,5 +1,5 @@
-"""The `rulelang` command: check, format, explain, run, bench and analyze rulebooks; list
-the installed ones; resume saved games; build the compiled engine."""
+"""The `rulelang` command: check, format, explain, show, run, bench and analyze rulebooks;
+list the installed ones; resume saved games; build the compiled engine."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ _COMMANDS = {
     "explain": ("rulelang_cli.explain_cmd:explain",
                 "What a diagnostic code or a word of the language means."),
     "run": ("rulelang_cli.run_cmd:run", "Play a rulebook headlessly: one game, or a batch."),
+    "show": ("rulelang_cli.show_cmd:show",
+             "The rulebook as played: rules in order, where each setting comes from, the board."),
     "list": ("rulelang_cli.list_cmd:list_rulebooks",
              "The installed rulebooks, with their options and parameters."),
     "bench": ("rulelang_cli.bench_cmd:bench",
