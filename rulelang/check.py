@@ -28,7 +28,7 @@ from rulelang.vocab.game_events import MONEY, STILL
 from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
-__all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
+__all__ = ["check", "check_path", "check_chain", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
 
 # What `a KIND` and `the nearest KIND` may name: a space kind, any property, any space.
 TARGET_KINDS = ("property", "space") + SPACE_KINDS
@@ -96,6 +96,19 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     """
     try:
         chain = load_chain(str(path), include_path, data)
+    except RuleError as e:
+        return None, [e.diagnostic]
+    except RuleErrors as e:
+        return None, limited(e.diagnostics)
+    return check_chain(chain, options, overrides)
+
+
+def check_chain(chain: list[ast.File], options: Iterable[str] = (),
+                overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program | None,
+                                                           list[Diagnostic]]:
+    """`check_path` of a chain of parsed files (`resolve.load_chain`): the language server
+    checks the text being edited, read once for its diagnostics and its names."""
+    try:
         overrides = tuple(overrides)
         program, errors = merge(chain, options, overrides)
     except RuleError as e:

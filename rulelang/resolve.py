@@ -132,16 +132,20 @@ def load_chain(path: str, include_path: Iterable[str] = (),
     E420/E421 for a file that is not a regular file or is too large.
 
     data: the played file's bytes when they come from elsewhere than a file (`rulelang
-    check -` reads standard input): `path` then only names it, and its `extends` are looked
-    up from the current directory."""
+    check -` reads standard input, the language server an editor's unsaved text): `path`
+    then only names it, and its `extends` are looked up from its directory (the current
+    directory for a bare name such as `<stdin>`). Such a text changes from one reading to
+    the next: its AST is not kept in the cache."""
     if data is None:
         path = played_file(path)
         library = Library.of(path, include_path)
         library.admit(path)
         file = parse_cached(read_source(path), path)
     else:
-        library = Library.of(os.path.join(os.curdir, os.path.basename(path)), include_path)
-        file = parse_cached(decode_source(data, path), path)
+        from rulelang.parse import parse_text
+
+        library = Library.of(path, include_path)
+        file = parse_text(decode_source(data, path), path)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
