@@ -117,12 +117,13 @@ def _column(ls: RulesServer, lines: list[str], position: lsp.Position) -> tuple[
     if not 0 < line <= len(lines):
         return line, 1
     text = lines[line - 1]
+    bom = 1 if line == 1 and text.startswith("\ufeff") else 0
     units = 0
     for i, c in enumerate(text):
         if units >= position.character:
-            return line, i + 1
+            return line, max(i + 1 - bom, 1)
         units += ls.units(c)
-    return line, len(text) + 1
+    return line, len(text) + 1 - bom
 
 
 def _uri(path: str) -> str:

@@ -265,3 +265,84 @@ def test_completion_follows_the_words_before(tmp_path):
     assert "a player lands on TARGET" in labels("  when a pl")
     assert "go to jail" in labels('  when a player lands on "GO": ')
     assert labels("  # set ") == set()
+
+
+async def _hello(*command: str) -> lsp.InitializeResult:
+    """Start a server, initialize it, and shut it down as an editor does."""
+    client = LanguageClient("rulelang-test", "1")
+    await client.start_io(*command, cwd=str(ROOT))
+    try:
+        init = await asyncio.wait_for(client.initialize_async(lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities())), 20)
+        await asyncio.wait_for(client.shutdown_async(None), 20)
+        client.exit(None)
+        await asyncio.wait_for(client._server.wait(), 20)
+    finally:
+        if client._server.returncode is None:
+            client._server.kill()
+        await client.stop()
+    return init
+
+
+def test_the_rulelang_lsp_command_serves():
+    """`rulelang lsp --stdio`, as editors start it, answers initialize with what it can do."""
+    init = asyncio.run(asyncio.wait_for(
+        _hello(sys.executable, "-m", "rulelang_cli.main", "lsp", "--stdio"), 60))
+    assert init.server_info.name == "rulelang"
+    caps = init.capabilities
+    assert caps.hover_provider and caps.definition_provider and caps.document_symbol_provider
+    assert list(caps.completion_provider.trigger_characters) == ['"']
+    assert caps.position_encoding == lsp.PositionEncodingKind.Utf16
+
+
+# Texts no rules file should be: each gets diagnostics, and every question an answer.
+HOSTILE = [
+    "", "\x00\x01\x02", "rulebook", 'rulebook "x"\nextends "', 'rulebook "x"\nextends "/etc"\n',
+    'rulebook "x"\nextends "nowhere.rules"\n', "\ufeff" + HOUSE, HOUSE.replace("\n", "\r\n"),
+    HOUSE.replace("  ", "\t"), HOUSE + "\r\n\r", HOUSE.replace('"', ""), HOUSE + '"' * 7,
+    HOUSE + "rule r:\n" + "  " * 60 + "x\n", HOUSE + "\ud800", "x" * 5000, HOUSE[:100],
+    'rulebook "x"\nextends "richer_go.rules"\n',  # itself: a cycle
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_no_text_breaks_the_server(house, text):
+    """Diagnostics for any text, and hover, definition, completion and symbols at every
+    position of its first lines answer without raising."""
+    from rulelang import lsp as server
+
+    analysis = navigate.analyse(str(house), text)
+    if text.removeprefix("\ufeff").replace("\r\n", "\n") != HOUSE and "\t" not in text:
+        assert analysis.diagnostics
+
+    class Units:
+        units = staticmethod(lambda s: len(s.encode("utf-16-le", "surrogatepass")) // 2)
+
+    server._diagnostics(Units(), analysis)
+    if analysis.file is not None:
+        complete.symbols(analysis.file)
+    lines = text.split("\n")[:12]
+    for line, src in enumerate(lines, 1):
+        for column in range(1, min(len(src), 120) + 2):
+            ref = navigate.reference_at(analysis, line, column)
+            if ref is not None:
+                navigate.hover(analysis, ref)
+                navigate.definition(analysis, ref)
+            complete.completions(analysis, line, column)
+
+
+def test_a_failing_request_is_answered_with_nothing():
+    """A request whose handler fails is logged to the client and answered with None."""
+    from rulelang import lsp as server
+
+    logged = []
+
+    class Client:
+        def window_log_message(self, params):
+            logged.append(params.message)
+
+    def broken(ls, params):
+        raise RecursionError("too deep")
+
+    assert server._safe(broken)(Client(), None) is None
+    assert logged == ["rulelang: broken failed: RecursionError: too deep"]
