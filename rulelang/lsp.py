@@ -44,12 +44,13 @@ class RulesServer(LanguageServer):
         self.analyses: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.Task] = {}
 
-    def analysis(self, uri: str) -> Analysis:
-        """The analysis of the editor's current text of `uri` (made now if it is older)."""
+    def analysis(self, uri: str, again: bool = False) -> Analysis:
+        """The analysis of the editor's current text of `uri` (made now if it is older, or
+        `again`: the files it extends may have changed)."""
         doc = self.workspace.get_text_document(uri)
         text = doc.source
         found = self.analyses.get(uri)
-        if found is None or found.text != text:
+        if found is None or found.text != text or again:
             found = analyse(_path(doc.path or uri), text, found)
             self.analyses[uri] = found
         return found
@@ -174,8 +175,8 @@ def _diagnostic(ls: RulesServer, analysis: Analysis, lines: list[str], d: Diagno
         code=d.code, source="rulelang", related_information=related or None)
 
 
-def _publish(ls: RulesServer, uri: str) -> None:
-    analysis = ls.analysis(uri)
+def _publish(ls: RulesServer, uri: str, again: bool = False) -> None:
+    analysis = ls.analysis(uri, again)
     doc = ls.workspace.get_text_document(uri)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
         uri=uri, diagnostics=_diagnostics(ls, analysis), version=doc.version))
@@ -211,9 +212,8 @@ def did_change(ls: RulesServer, params: lsp.DidChangeTextDocumentParams) -> None
 def did_save(ls: RulesServer, params: lsp.DidSaveTextDocumentParams) -> None:
     """A saved file may be another open file's parent: every open file is checked again."""
     for uri in list(ls.analyses):
-        ls.analyses.pop(uri, None)
         if uri in ls.workspace.text_documents:
-            _publish(ls, uri)
+            _publish(ls, uri, again=True)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)

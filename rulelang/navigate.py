@@ -286,9 +286,9 @@ def _reference_of_text(analysis: Analysis, line: int, column: int) -> Reference 
             if name in names_in_scope(analysis, kind):
                 return Reference(kind, name, span)
         return None
-    words = src.split()
-    if words[:2] in (["replace", "rule"], ["remove", "rule"]) or (
-            words[:1] in (["before"], ["after"]) and len(words) > 1 and words[1] == name):
+    words = code_of(src).replace(":", " ").split()
+    if (words[:2] in (["replace", "rule"], ["remove", "rule"]) and words[2:3] == [name]) or (
+            words[:1] in (["before"], ["after"]) and words[1:2] == [name]):
         return Reference("rule", name, span, inherited=True)
     for kind in ("rule", "setting", "option"):
         if name in names_in_scope(analysis, kind):

@@ -112,6 +112,13 @@ async def _session(path: Path) -> dict:
         }
         for name, asked in asks.items():
             out[name] = await asyncio.wait_for(asked, 20)
+        # the parent saved without the rule the house rule replaces: the child checked again
+        parent = path.parent / "classic_1961.rules"
+        parent.write_text(parent.read_text(encoding="utf-8").replace(
+            "rule salary:", "rule wages:"), encoding="utf-8")
+        client.text_document_did_save(lsp.DidSaveTextDocumentParams(
+            text_document=lsp.TextDocumentIdentifier(uri=parent.as_uri())))
+        out["parent_saved"] = await next_diagnostics()
         # a text that does not even parse: diagnostics, and the server still answers
         client.text_document_did_change(_change(uri, 3, HOUSE + "rule broken\n\x00\""))
         out["broken"] = await next_diagnostics()
@@ -153,7 +160,7 @@ def test_an_editing_session_over_stdio(house):
     parent = house.parent / "classic_1961.rules"
     board = house.parent / "classic_board.rules"
     (loc,) = out["def_rule"]
-    line = parent.read_text(encoding="utf-8").split("\n").index("rule salary:")
+    line = parent.read_text(encoding="utf-8").split("\n").index("rule wages:")  # as saved
     assert (loc.uri, loc.range.start.line) == (parent.as_uri(), line)
     (loc,) = out["def_space"]
     board_lines = board.read_text(encoding="utf-8").split("\n")
@@ -173,6 +180,10 @@ def test_an_editing_session_over_stdio(house):
     symbols = {s.name: s for s in out["symbols"]}
     assert set(symbols) == {"salary", "baltic_bonus"}
     assert [c.name for c in symbols["baltic_bonus"].children] == ["jail_fine"]
+
+    (d,) = out["parent_saved"].diagnostics
+    assert out["parent_saved"].uri == house.as_uri() and "'salary'" in d.message
+    assert d.range.start.line == 3  # `replace rule salary:`
 
     assert out["broken"].diagnostics and all(d.source == "rulelang"
                                              for d in out["broken"].diagnostics)
