@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
+import sys
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -324,8 +326,29 @@ def _symbol(ls: RulesServer, lines: list[str], s: Symbol) -> lsp.DocumentSymbol:
         children=[_symbol(ls, lines, c) for c in s.children] or None)
 
 
+class _OneLine(logging.Formatter):
+    """A log record as one line: what went wrong, never a traceback (pygls logs one for a
+    message it cannot read, and goes on)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record = logging.makeLogRecord(record.__dict__)
+        error = record.exc_info[1] if record.exc_info else None
+        record.exc_info = record.exc_text = record.stack_info = None
+        record.msg, record.args = record.getMessage().strip().split("\n", 1)[0], None
+        line = super().format(record)
+        if error is not None:
+            line += f" ({type(error).__name__}: {error})"
+        return " ".join(line.split())
+
+
 def main() -> None:
     """Serve over standard input and output until the client says exit."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine("rulelang lsp: %(levelname)s: %(message)s"))
+    log = logging.getLogger("pygls")
+    log.addHandler(handler)
+    log.setLevel(logging.WARNING)
+    log.propagate = False
     server.start_io()
 
 

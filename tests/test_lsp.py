@@ -357,3 +357,33 @@ def test_a_failing_request_is_answered_with_nothing():
 
     assert server._safe(broken)(Client(), None) is None
     assert logged == ["rulelang: broken failed: RecursionError: too deep"]
+
+
+def _message(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def test_malformed_messages_print_no_traceback():
+    """A message that is not JSON, or not what its method takes, is logged on one line; the
+    server answers the next ones and exits cleanly."""
+    import json
+    import subprocess
+
+    def request(**fields) -> bytes:
+        return _message(json.dumps({"jsonrpc": "2.0", **fields}).encode())
+
+    hover = {"textDocument": {"uri": "file:///nowhere/x.rules"},
+             "position": {"line": 0, "character": 0}}
+    data = (_message(b"{not json") + request(id=1, method="initialize",
+                                             params={"capabilities": {}})
+            + request(id=2, method="textDocument/hover", params={"bogus": 1})
+            + request(id=3, method="textDocument/hover", params=hover)
+            + request(id=4, method="shutdown") + request(method="exit"))
+    done = subprocess.run([sys.executable, "-m", "rulelang.lsp"], input=data,
+                          capture_output=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0
+    assert b'"serverInfo": {"name": "rulelang"' in done.stdout
+    assert b'{"id": 3, "jsonrpc": "2.0", "result": null}' in done.stdout
+    assert b'{"id": 4, "jsonrpc": "2.0", "result": null}' in done.stdout
+    assert b"Traceback" not in done.stderr and b"Traceback" not in done.stdout
+    assert done.stderr.decode().startswith("rulelang lsp: ERROR: ")
