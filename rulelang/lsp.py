@@ -3,10 +3,10 @@ Protocol over standard input and output, on pygls.
 
 It publishes the checker's diagnostics of a file as it changes (the text in the editor, saved
 or not), and answers hover, go to definition, completion and document symbols from
-rulelang.navigate and rulelang.complete. Positions are converted here: rulelang counts lines
-from 1 and columns in characters, the protocol lines from 0 and columns in the encoding agreed
-with the client (UTF-16 code units unless the client offers another). No request ever ends the
-server: a failure is logged to the client and answered with nothing.
+rulelang.navigate, rulelang.hover and rulelang.complete. Positions are converted here:
+rulelang counts lines from 1 and columns in characters, the protocol lines from 0 and columns
+in the encoding agreed with the client (UTF-16 code units unless the client offers another).
+No request ever ends the server: a failure is logged to the client and answered with nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from rulelang import ast
 from rulelang.complete import Completion, Symbol, completions, symbols
 from rulelang.diagnostics import Diagnostic
 from rulelang.files import source_text
-from rulelang.navigate import Analysis, analyse, definition, hover, reference_at
+from rulelang.hover import hover
+from rulelang.navigate import Analysis, analyse, definition, reference_at
 
 __all__ = ["server", "main"]
 

@@ -16,7 +16,7 @@ pytest.importorskip("pygls")
 from lsprotocol import types as lsp  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
-from rulelang import complete, navigate  # noqa: E402
+from rulelang import complete, hover, navigate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
@@ -251,7 +251,7 @@ def test_hover_and_definition_of_a_house_rule(tmp_path):
     lines = analysis.text.split("\n")
     ref = navigate.reference_at(analysis, 10, lines[9].index("Baltic") + 1)
     assert (ref.kind, ref.name) == ("space", "Baltic Avenue")
-    assert "rent $4 unimproved" in navigate.hover(analysis, ref)
+    assert "rent $4 unimproved" in hover.hover(analysis, ref)
     ref = navigate.reference_at(analysis, 4, lines[3].index("salary") + 1)
     assert (ref.kind, ref.inherited) == ("rule", True)
     (span,) = navigate.definition(analysis, ref)
@@ -337,7 +337,7 @@ def test_no_text_breaks_the_server(house, text):
         for column in range(1, min(len(src), 120) + 2):
             ref = navigate.reference_at(analysis, line, column)
             if ref is not None:
-                navigate.hover(analysis, ref)
+                hover.hover(analysis, ref)
                 navigate.definition(analysis, ref)
             complete.completions(analysis, line, column)
 
