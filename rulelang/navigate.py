@@ -356,7 +356,9 @@ def definition(analysis: Analysis, ref: Reference) -> list[ast.Span]:
         parent = analysis.parents[0] if analysis.parents else None
         return [ast.Span(parent.path, 1, 1, 1, 1)] if parent is not None else []
     if ref.kind == "rule":
-        files = analysis.parents if ref.inherited else analysis.chain
+        # an inherited rule: the nearest parent's; a rule placed against one of this file
+        # (`after my_rule rule ...`) is found here last
+        files = analysis.parents + analysis.chain[:1] if ref.inherited else analysis.chain
         for file in files:
             for rule in reversed(list(items_of(file.items, ast.Rule))):
                 if rule.name.name == ref.name and rule.name.span != ref.span:
