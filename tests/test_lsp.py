@@ -387,3 +387,31 @@ def test_malformed_messages_print_no_traceback():
     assert b'{"id": 4, "jsonrpc": "2.0", "result": null}' in done.stdout
     assert b"Traceback" not in done.stderr and b"Traceback" not in done.stdout
     assert done.stderr.decode().startswith("rulelang lsp: ERROR: ")
+
+
+def test_the_outline_of_a_board_file():
+    """Document symbols: the board and its spaces, the decks and their cards, the dice; each
+    name's range inside its item's."""
+    from rulelang import lsp as server
+
+    path = RULESETS / "classic_board.rules"
+    text = path.read_text(encoding="utf-8")
+    analysis = navigate.analyse(str(path), text)
+    outline = complete.symbols(analysis.file)
+    assert [(s.name, s.kind) for s in outline if s.kind != "die"] == [
+        ("board", "board"), ("Chance", "deck"), ("Community Chest", "deck")]
+    board = outline[0]
+    assert len(board.children) == 40 and board.children[39].name == "Boardwalk"
+    chance = next(s for s in outline if s.name == "Chance")
+    assert [c.name for c in chance.children][:2] == ["CH01", "CH02"]
+
+    class Units:
+        units = staticmethod(len)
+
+    lines = text.split("\n")
+    for s in outline:
+        shown = server._symbol(Units(), lines, s)
+        for item in [shown, *(shown.children or ())]:
+            r, name = item.range, item.selection_range
+            assert (r.start.line, r.start.character) <= (name.start.line, name.start.character)
+            assert (name.end.line, name.end.character) <= (r.end.line, r.end.character)
