@@ -83,7 +83,12 @@ async def _session(path: Path) -> dict:
         client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=(
             lsp.TextDocumentItem(uri=uri, language_id="rules", version=1, text=MISTAKE))))
         out["mistake"] = await next_diagnostics()
-        client.text_document_did_change(_change(uri, 2, HOUSE))
+        # the fix typed as an editor sends it: one letter inserted
+        where = _at(MISTAKE, 10, 'Avenu"', 5)
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(start=where, end=where), text="e")]))
         out["fixed"] = await next_diagnostics()
         doc = lsp.TextDocumentIdentifier(uri=uri)
         asks = {
