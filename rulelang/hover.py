@@ -49,9 +49,26 @@ def hover(analysis: Analysis, ref: Reference) -> str | None:
         if parent is None:
             return None
         return f"**{_md(parent.title.value)}**\n\n{_where(analysis, parent.span)}"
+    if ref.kind == "option":
+        return _option(analysis, ref.name)
     spans = definition(analysis, ref)
     where = f", declared at {_where(analysis, spans[0])}" if spans else ""
     return f"{ref.kind} **{_md(ref.name)}**{where}"
+
+
+def _option(analysis: Analysis, name: str) -> str | None:
+    found = [o for f in analysis.chain for o in items_of(f.items, ast.Option)
+             if o.name.name == name]
+    if not found:
+        return None
+    option = found[0]
+    title = f' "{_md(option.title.value)}"' if option.title is not None else ""
+    rules = [i.name.name for i in option.items if isinstance(i, ast.Rule)]
+    lines = [f"**option {_md(name)}**{title}: off unless switched on (`--option {_md(name)}`)"]
+    if rules:
+        lines.append("\nIts rules: " + ", ".join(_md(r) for r in rules) + ".")
+    lines.append(f"\nDeclared at {_where(analysis, option.span)}.")
+    return "\n".join(lines)
 
 
 def _space(analysis: Analysis, name: str) -> str | None:

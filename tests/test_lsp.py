@@ -420,3 +420,35 @@ def test_the_outline_of_a_board_file():
             r, name = item.range, item.selection_range
             assert (r.start.line, r.start.character) <= (name.start.line, name.start.character)
             assert (name.end.line, name.end.character) <= (r.end.line, r.end.character)
+
+
+OPTIONS = '''rulebook "x"
+extends "classic_1961.rules"
+
+remove rule luxury_tax
+after salary rule bonus:
+  cite "a", "b"
+  when a player passes "GO" if option fast: collect $10
+
+option fast "Fast":
+  set starting_cash = $2000
+'''
+
+
+@pytest.mark.parametrize("line, word, kind, shown, declared", [
+    (4, "remove", "keyword", "Drops the inherited rule NAME", None),
+    (4, "luxury_tax", "rule", "QUAND LE JETON ATTEINT UN ESPACE", "classic_1961.rules"),
+    (5, "salary", "rule", "SALAIRE", "classic_1961.rules"),
+    (5, "after", "keyword", "placed just after", None),
+    (7, "fast", "option", '**option fast** "Fast"', "x.rules"),
+    (7, "when", "keyword", "What happens on an event", None),
+    (10, "starting_cash", "setting", "In force: `$1500`", "classic_1961.rules"),  # option off
+])
+def test_what_a_word_names(tmp_path, line, word, kind, shown, declared):
+    """Keywords, inherited rules, options and settings: their hover and declaration."""
+    analysis = _analysis(tmp_path, OPTIONS, "x.rules")
+    ref = navigate.reference_at(analysis, line, OPTIONS.split("\n")[line - 1].index(word) + 2)
+    assert (ref.kind, ref.name) == (kind, word)
+    assert shown in hover.hover(analysis, ref)
+    spans = navigate.definition(analysis, ref)
+    assert [s.file.endswith(declared) for s in spans] == ([True] if declared else [])
