@@ -198,7 +198,9 @@ def wilson(count: int, total: int) -> Interval:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * total)) / (1 + z2 / total)
     half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if count == 0 else max(0.0, centre - half)
+    high = 1.0 if count == total else min(1.0, centre + half)
+    return Interval(p, low, high)
 
 
 def mean_interval(values: Sequence[float]) -> Interval:
