@@ -352,7 +352,9 @@ class _Checker:
                            f"{', '.join(ENGINE_CAUSES)}; rename the rule (e.g. '{name}_bonus')")
             if rule.cite is None:
                 self.error("W101", f"rule '{name}' has no cite", rule.name.span,
-                           hint='add a first line: cite "seed file", "section title"')
+                           hint='add a first line naming where it comes from: cite "our house '
+                           'rules", "Free Parking jackpot" (or a printed rulebook and '
+                           'its section)')
             for stmt in rule.body:
                 if isinstance(stmt, ast.When):
                     self.when(stmt)

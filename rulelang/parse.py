@@ -714,7 +714,8 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
         line_text = text.split("\n")[e.line - 1] if e.line >= 1 else ""
         span = ast.Span(path, e.line, e.column, e.line, e.column + 1)
         return parse_errors.unexpected_character(
-            text[e.pos_in_stream], span, line_text[e.column - 1:], expected)
+            text[e.pos_in_stream], span, line_text[e.column - 1:], expected,
+            line_text[:e.column - 1])
     token = getattr(e, "token", None)
     if not isinstance(e, UnexpectedToken) or token is None or token.type == "$END":
         return parse_errors.unexpected_eof(_end_of_file(text, path), expected,

@@ -17,6 +17,7 @@ import hashlib
 import importlib.util
 import os
 import pickle
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -38,9 +39,53 @@ def read_source(path: str, shown: str | None = None) -> str:
     return decode_source(read_rules(str(path), shown), shown)
 
 
+# The first bytes (a pattern) of the binary formats a rules file is most often mistaken for:
+# what each is called in a message, and what to do instead.
+_SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
+    (rb"\x1f\x8b", "gzip data", "decompress it first (gunzip FILE)"),
+    (rb"PK\x03\x04", "a zip archive", "extract the rules file from the archive first"),
+    (rb"PK\x05\x06", "a zip archive", "extract the rules file from the archive first"),
+    (rb"BZh[1-9]1AY&SY", "bzip2 data", "decompress it first (bunzip2 FILE)"),
+    (rb"\xfd7zXZ\x00", "xz data", "decompress it first (unxz FILE)"),
+    (rb"\x28\xb5\x2f\xfd", "zstd data", "decompress it first (unzstd FILE)"),
+    (rb"%PDF-", "a PDF document", "copy the rules out of the document into a text file"),
+    (rb"\x89PNG\r\n\x1a\n", "a PNG image", "name the rules file itself, not a picture"),
+    (rb"\xff\xd8\xff", "a JPEG image", "name the rules file itself, not a picture"),
+    (rb"GIF8[79]a", "a GIF image", "name the rules file itself, not a picture"),
+    (rb"\x7fELF", "a program (ELF)", "name the rules file itself, not a program"),
+    (rb"SQLite format 3\x00", "an SQLite database", "name the rules file itself"),
+    (rb"\xff\xfe|\xfe\xff", "", ""),  # UTF-16 text, with its byte-order mark
+)
+_UTF16 = ("this looks like UTF-16 text: a rules file is UTF-8",
+          "save the file as UTF-8 (your editor's encoding menu), or convert it: iconv -f "
+          "utf-16 -t utf-8")
+
+
+def _binary_kind(data: bytes) -> tuple[str, str] | None:
+    """The message and hint for data that is not text (what it looks like and what to do),
+    or None if it may be text."""
+    for magic, kind, hint in _SIGNATURES:
+        if re.match(magic, data):
+            return (f"this looks like {kind}, not a rules file", hint) if kind else _UTF16
+    if b"\x00" not in data:
+        return None
+    head = data[:4096]
+    # UTF-16 without a byte-order mark: Latin letters leave every other byte NUL.
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if max(even, odd) > len(head) // 4 and min(even, odd) == 0:
+        return _UTF16
+    return ("this looks like binary data (it holds NUL bytes), not a rules file",
+            "a rules file is UTF-8 text: check that this is the file meant")
+
+
 def decode_source(data: bytes, shown: str) -> str:
-    """The text of the bytes of a rules file named `shown`; E011 at the first byte that is
-    not UTF-8."""
+    """The text of the bytes of a rules file named `shown`; E011 for data that looks binary
+    (a compressed file, an archive, a document, an image, NUL bytes: the file as a whole,
+    none of its bytes shown) or at the first byte that is not UTF-8."""
+    binary = _binary_kind(data)
+    if binary is not None:
+        message, hint = binary
+        raise RuleError("E011", message, ast.Span(shown, 0, 0, 0, 0), hint=hint)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
