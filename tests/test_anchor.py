@@ -1,0 +1,168 @@
+"""Diagnostics where the author looks: binary input, negative amounts, mixed indentation,
+errors the author's file causes in a parent's text, long lines, every mistake in one run."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang import ast
+from rulelang.check import check_path
+from rulelang.diagnostics import _EXCERPT_WIDTH, diagnostic, render
+from rulelang_cli.check_cmd import check as check_cmd
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+HEAD = 'rulebook "House"\nextends "classic_1961.rules"\n\n'
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A folder holding a copy of the official rulebooks, for house rules to extend."""
+    for f in RULESETS.glob("*.rules"):
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+def _check(folder: Path, text: str | bytes, name: str = "house.rules"):
+    path = folder / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return check_path(str(path))
+
+
+def _zip() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("house.rules", HEAD)
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- binary input
+
+BINARY = {
+    "gzip": (gzip.compress(HEAD.encode()), "this looks like gzip data, not a rules file"),
+    "zip": (_zip(), "this looks like a zip archive, not a rules file"),
+    "pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n", "this looks like a PDF document"),
+    "png": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "this looks like a PNG image"),
+    "jpeg": (b"\xff\xd8\xff\xe0\x00\x10JFIF", "this looks like a JPEG image"),
+    "nul": (HEAD.encode() + b"\x00\x00\x00", "this looks like binary data (it holds NUL "
+            "bytes)"),
+    "utf16": (HEAD.encode("utf-16"), "this looks like UTF-16 text"),
+    "utf16-no-bom": (HEAD.encode("utf-16-le"), "this looks like UTF-16 text"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BINARY))
+def test_binary_input_is_named_not_shown(folder, kind):
+    """A compressed file, an archive, a document, an image or NUL bytes: one E011 that says
+    what the file looks like, for the file as a whole, and no byte of it in the output."""
+    data, message = BINARY[kind]
+    path = folder / "house.rules"
+    path.write_bytes(data)
+    program, diags = check_path(str(path))
+    assert program is None
+    assert [(d.code, d.span.line) for d in diags] == [("E011", 0)]
+    assert diags[0].message.startswith(message) and diags[0].hint
+    result = CliRunner().invoke(check_cmd, [str(path)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"{path}: error[E011]: {diags[0].message}"
+    assert lines[1].startswith("hint: ") and lines[2] == f"{path}: 1 error"
+    assert len(lines) == 3  # no source line: nothing of the file is echoed
+
+
+def test_text_that_is_not_utf8_still_points_at_the_byte(folder):
+    """A Latin-1 name (not binary) keeps its E011 at the first byte that is not UTF-8."""
+    _, (d,) = _check(folder, b'rulebook "Caf\xe9"\n')
+    assert (d.code, d.span.line, d.span.column) == ("E011", 1, 14)
+    assert d.message == "byte 0xe9 is not valid UTF-8"
+
+
+def test_a_binary_parent_is_named_too(folder):
+    """A gzipped file that a house rule extends: E011 for that file, named as such."""
+    (folder / "parent.rules").write_bytes(gzip.compress(b'rulebook "P"\n'))
+    _, diags = _check(folder, 'rulebook "H"\nextends "parent.rules"\n')
+    assert [(Path(d.span.file).name, d.code) for d in diags] == [("parent.rules", "E011")]
+    assert "gzip" in diags[0].message
+
+
+# ---------------------------------------------------------------- negative amounts
+
+@pytest.mark.parametrize("effect, hint", [
+    ("collect -$60", "write 'pay $60' instead of 'collect -$60'"),
+    ("pay -$60", "write 'collect $60' instead of 'pay -$60'"),
+])
+def test_a_sign_before_the_dollar_is_a_negative_amount(folder, effect, hint):
+    """`collect -$60` is E204, the negative-amount message, with the verb to write instead."""
+    text = HEAD + f'rule t:\n  cite "h", "t"\n  when a player lands on "Free Parking": {effect}\n'
+    _, diags = _check(folder, text)
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("E204", 6, 50 - (
+        effect.startswith("pay")) * 4)]
+    (d,) = diags
+    assert d.message == "amounts are never negative, found -$60"
+    assert d.span.end_column - d.span.column == len("-$60")
+    assert hint in d.hint
+
+
+def test_a_negative_setting_says_the_same(folder):
+    """`set jail_fine = -$60` gets the message the checker gives `$-60`."""
+    text = HEAD + 'set jail_fine = -$60\n'
+    _, (d,) = _check(folder, text)
+    _, (e,) = _check(folder, HEAD + 'set jail_fine = $-60\n')
+    assert (d.code, e.code) == ("E204", "E204")
+    assert d.message.replace("-$", "$-") == e.message
+
+
+# ---------------------------------------------------------------- W101
+
+def test_the_missing_cite_hint_speaks_to_the_author(folder):
+    """W101's hint shows a house rule's cite, not the project's own sources."""
+    _, (d,) = _check(folder, HEAD + 'rule t:\n  when a player lands on "GO": collect $1\n')
+    assert d.code == "W101"
+    assert "seed" not in d.hint and 'cite "our house rules"' in d.hint
+
+
+# ---------------------------------------------------------------- long lines
+
+def test_a_long_line_is_cut_around_the_column():
+    """The excerpt of a line longer than _EXCERPT_WIDTH is a window around the span, marked
+    with '...' where it is cut, the caret under the span's own characters."""
+    line = "  when " + "x" * 600 + ' "Bordwalk" ' + "y" * 600
+    column = line.index('"Bordwalk"') + 1
+    span = ast.Span("long.rules", 1, column, 1, column + len('"Bordwalk"'))
+    text = render(diagnostic("E104", "unknown space 'Bordwalk'", span), line + "\n")
+    _, shown, marks = text.splitlines()
+    assert shown.startswith("  1 | ...") and shown.endswith("...")
+    assert len(shown) <= len("  1 | ") + _EXCERPT_WIDTH + 6
+    start = marks.index("^")
+    assert shown[start: start + len('"Bordwalk"')] == '"Bordwalk"'
+    assert marks[start:] == "^" + "~" * (len('"Bordwalk"') - 1)
+
+
+def test_a_long_line_near_its_start_is_cut_at_its_end_only():
+    """A span near the start of a long line: the window starts at the line's start."""
+    line = 'set "Bordwalk" ' + "z" * 1000
+    span = ast.Span("long.rules", 1, 5, 1, 15)
+    _, shown, marks = render(diagnostic("E104", "m", span), line).splitlines()
+    assert shown == "  1 | " + line[:_EXCERPT_WIDTH] + "..."
+    assert marks == "    | " + " " * 4 + "^" + "~" * 9
+
+
+def test_a_long_line_in_a_checked_file(folder):
+    """The checker's own diagnostic on a long line: the rendered excerpt is cut."""
+    text = HEAD + 'rule t:\n  cite "h", "t"\n  when a player lands on "Bordwalk": collect $1' + \
+        " " * 500 + "# " + "w" * 500 + "\n"
+    path = folder / "house.rules"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(check_cmd, [str(path)])
+    excerpt = [line for line in result.output.splitlines() if line.startswith("  6 | ")]
+    assert excerpt and excerpt[0].endswith("...") and "w" * 300 not in excerpt[0]
