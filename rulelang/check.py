@@ -94,15 +94,20 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
+    typed: list[Diagnostic] = []  # errors of units and values found while reading the files
     try:
-        chain = load_chain(str(path), include_path, data)
+        chain = load_chain(str(path), include_path, data, typed)
         overrides = tuple(overrides)
         program, errors = merge(chain, options, overrides)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
         return None, limited(e.diagnostics)
-    diags = errors + check(program)
+    # Where the parser reported a mistake the AST holds a placeholder: what the checker says
+    # of a span overlapping it would repeat the mistake or follow from it.
+    reported = [d.span for d in typed]
+    errors = list(typed) + errors
+    diags = errors + [d for d in check(program) if not _overlaps(d.span, reported)]
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
            if n not in program.options]
@@ -112,7 +117,7 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
         variant, more = merge(chain, program.options + names, overrides)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
         for d in more + check(variant):
-            if _identity(d) not in seen:
+            if _identity(d) not in seen and not _overlaps(d.span, reported):
                 seen.add(_identity(d))
                 note = (f"found with {which} switched on", None)
                 diags.append(attrs.evolve(d, notes=d.notes + (note,)))
@@ -121,6 +126,13 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
 
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
+
+
+def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:
+    """Whether `span` shares a character with one of `spans` (of the same file)."""
+    start, end = (span.line, span.column), (span.end_line, span.end_column)
+    return any(s.file == span.file and start < (s.end_line, s.end_column)
+               and (s.line, s.column) < end for s in spans)
 
 
 def _identity(d: Diagnostic) -> tuple:

@@ -43,7 +43,7 @@ from rulelang.vocab.grammar import fill
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
            "tokens", "Lexeme", "normalize", "decode_source", "grammar_symbols",
            "COMMAND_LINE", "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS",
-           "MAX_FACES", "MAX_RENTS"]
+           "MAX_FACES", "MAX_RENTS", "LENIENT_CODES"]
 
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -514,8 +514,21 @@ def parse_text(text: str, path: str, cached: bool = False) -> ast.File:
     return _parse_text(_normalize(text), path)
 
 
+# Tree-building errors after which the AST is whole, a placeholder value (0, or the value as
+# written) where the mistake was: a checker given it can still look at the rest of the file.
+LENIENT_CODES = frozenset({"E202", "E204", "E205", "E210"})
+
+
 def _parse_text(text: str, path: str) -> ast.File:
     """parse_text of a normalised text."""
+    result, errors = _parse_text_lenient(text, path, lenient=False)
+    return result
+
+
+def _parse_text_lenient(text: str, path: str, lenient: bool = True
+                        ) -> tuple[ast.File, list]:
+    """The AST of a normalised text and its tree-building errors when each is of
+    LENIENT_CODES (and `lenient`); any other error raises RuleError(s), as parse_text."""
     try:
         result, errors = _parse_chunks(text, path)
     except RuleError as e:
@@ -524,12 +537,14 @@ def _parse_text(text: str, path: str) -> ast.File:
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
+    if lenient and all(d.code in LENIENT_CODES for d in errors):
+        return result, list(errors)
     if len(errors) == 1:
         d = errors[0]
         raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
     if errors:
         raise RuleErrors(errors)
-    return result
+    return result, []
 
 
 def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
@@ -1014,7 +1029,8 @@ class _Builder(Transformer):
                   negative_hint: str | None = None) -> int:
         """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
         number = self._int(tok, negative_hint)
-        if tok.type != want:
+        too_long = len(tok.value.strip("$%x").lstrip("-")) > _MAX_DIGITS  # E202 already
+        if tok.type != want and not too_long:
             unit, form = _UNITS[want]
             self._error("E205", f"{what} is {unit}, found {_UNITS[tok.type][0]} '{tok.value}'",
                         self._tspan(tok), hint=f"write '{form.format(n=abs(number))}'")

@@ -23,10 +23,11 @@ import tempfile
 from pathlib import Path
 
 from rulelang import ast, cache
-from rulelang.diagnostics import RuleError
+from rulelang.diagnostics import Diagnostic, RuleError
 from rulelang.files import read_rules
 
 __all__ = ["COMMAND_LINE", "read_source", "decode_source", "normalize", "parse_cached",
+           "parse_cached_lenient",
            "AST_CACHE_FILES", "AST_CACHE_CHARS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
@@ -114,20 +115,30 @@ def parse_cached(text: str, path: str) -> ast.File:
     and code before, from the cache (which keeps the last AST_CACHE_FILES, of texts of at most
     AST_CACHE_CHARS characters: a rulebook is a few thousand). A text with errors is parsed
     every time, so its diagnostics are always the parser's."""
+    return _parse_cached(text, path, lenient=False)[0]
+
+
+def parse_cached_lenient(text: str, path: str) -> tuple[ast.File, list[Diagnostic]]:
+    """`parse_cached`, but a text whose only errors are of units or values found while
+    building the AST (`rulelang.parse.LENIENT_CODES`) gives its AST, placeholders where the
+    mistakes are, with those errors: the checker can look at the rest of the file. Any
+    other error raises, as parse_cached."""
+    return _parse_cached(text, path, lenient=True)
+
+
+def _parse_cached(text: str, path: str, lenient: bool) -> tuple[ast.File, list[Diagnostic]]:
     text = _normalize(text)
-    if len(text) > AST_CACHE_CHARS:
-        from rulelang.parse import _parse_text
+    key = _ast_key(text, path) if len(text) <= AST_CACHE_CHARS else None
+    if key is not None:
+        stored = _load_ast(key)
+        if stored is not None:
+            return stored, []
+    from rulelang.parse import _parse_text_lenient
 
-        return _parse_text(text, path)
-    key = _ast_key(text, path)
-    stored = _load_ast(key)
-    if stored is not None:
-        return stored
-    from rulelang.parse import _parse_text
-
-    result = _parse_text(text, path)
-    _save_ast(key, result)
-    return result
+    result, errors = _parse_text_lenient(text, path, lenient)
+    if key is not None and not errors:
+        _save_ast(key, result)
+    return result, errors
 
 
 # Checking a house rule parses the files it extends too, unchanged from one check to the

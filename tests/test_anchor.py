@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rulelang import ast
 from rulelang.check import check_path
-from rulelang.diagnostics import _EXCERPT_WIDTH, diagnostic, render
+from rulelang.diagnostics import _EXCERPT_WIDTH, RuleErrors, diagnostic, render
 from rulelang_cli.check_cmd import check as check_cmd
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,3 +166,53 @@ def test_a_long_line_in_a_checked_file(folder):
     result = CliRunner().invoke(check_cmd, [str(path)])
     excerpt = [line for line in result.output.splitlines() if line.startswith("  6 | ")]
     assert excerpt and excerpt[0].endswith("...") and "w" * 300 not in excerpt[0]
+
+
+# ---------------------------------------------------------------- every mistake in one run
+
+UNITS = HEAD + '''rule back:
+  cite "house rules", "back"
+  when a player lands on "Free Parking": move $3
+
+rule tax:
+  when a player lands on "Bordwalk": pay 5
+
+set houses = -5
+'''
+
+
+def test_a_unit_error_does_not_stop_the_other_checks(folder):
+    """E205 and E204 found by the parser come with the checker's E104 and W101, in one run."""
+    program, diags = _check(folder, UNITS)
+    assert program is None
+    assert [(d.code, d.span.line) for d in diags] == [
+        ("E205", 6), ("W101", 8), ("E104", 9), ("E205", 9), ("E204", 11)]
+
+
+def test_no_knock_on_diagnostic_where_the_parser_reported(folder):
+    """`set houses = -5` is read as 0 houses: the checker does not add that hotels then cannot
+    be built (E301), nor say again what the parser said."""
+    _, diags = _check(folder, UNITS)
+    assert [d.code for d in diags if d.span.line == 11] == ["E204"]
+    _, alone = _check(folder, HEAD + "set houses = 0\n")
+    assert [d.code for d in alone] == ["E301"]  # what 0 alone would give
+
+
+def test_loading_refuses_a_unit_error(folder):
+    """Loading the rulebook to play it raises every error, the parser's among them."""
+    import rulelang
+
+    (folder / "house.rules").write_text(UNITS, encoding="utf-8")
+    with pytest.raises(RuleErrors) as e:
+        rulelang.load(str(folder / "house.rules"))
+    assert [d.code for d in e.value.diagnostics] == ["E205", "E104", "E205", "E204"]
+
+
+def test_check_reports_unit_errors_with_the_rest(folder):
+    """`rulelang check` prints the parser's and the checker's diagnostics and exits 1."""
+    (folder / "house.rules").write_text(UNITS, encoding="utf-8")
+    result = CliRunner().invoke(check_cmd, [str(folder / "house.rules")])
+    assert result.exit_code == 1
+    assert "error[E104]: unknown space 'Bordwalk'" in result.output
+    assert result.output.count("error[E205]") == 2
+    assert result.output.splitlines()[-1].endswith("4 errors, 1 warning")
