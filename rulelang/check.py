@@ -192,9 +192,12 @@ class _Checker:
         self.deck_names = {d.name.value for d in program.decks}
         self.pot_names = {p.name.value for p in program.pots}
         self.sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
+        self.rule_of = {id(s): r.name.name for r in program.rules for s in r.body
+                        if isinstance(s, ast.Set)}  # the rule each of those `set`s is in
         self.sets += program.settings
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
+        self.history: dict[str, list[ast.Set]] = defaultdict(list)  # each valid `set`, in order
 
         self.names: dict[str, Iterable[str]] = {
             "setting": SETTINGS, "kind": TARGET_KINDS, "space": self.by_name,
@@ -224,7 +227,8 @@ class _Checker:
 
     def run(self) -> None:
         self.settings()
-        equipment = Equipment(self.program, self.values["max_houses"][0], self.error)
+        equipment = Equipment(self.program, self.values["max_houses"][0], self.error,
+                              self.values["max_houses"][1])
         equipment.board()
         equipment.dice()
         self.decks()
@@ -256,6 +260,7 @@ class _Checker:
             value = self.setting_value(spec, item.value)
             if value is not None:
                 self.values[name] = (value, item)
+                self.history[name].append(item)
         self.consistency()
 
     def setting_value(self, spec, value: ast.Value):
@@ -316,9 +321,26 @@ class _Checker:
             # Point at the played file's line if it has one: that is where the change is.
             where = next((i for i in explicit if i.span.file == self.program.files[0]),
                          explicit[0])
-            notes = [(f"'{item.name.name}' is set here", item.span) for _, item in pairs
-                     if item is not None and item is not where]
+            notes: list[tuple[str, ast.Span | None]] = []
+            for name, (value, item) in zip(names, pairs):
+                notes += self.setting_notes(name, value, item, where)
             self.error("E301", why.format(*(v for v, _ in pairs)), where.span, notes=notes)
+
+    def setting_notes(self, name: str, value, item: ast.Set | None, where: ast.Set
+                      ) -> list[tuple[str, ast.Span | None]]:
+        """Where a setting of an E301 got its value: its default, or the `set` in force,
+        and the played file's earlier `set`s of it that a later one replaced."""
+        if item is None:
+            return [(f"'{name}' is not set: its default is {value}", None)]
+        rule = self.rule_of.get(id(item))
+        later = f"the later rule '{rule}'" if rule else "a later `set`"
+        replaced = [(f"'{name}' is set to {_shown(i.value)} here, but {later} sets it to "
+                     f"{_shown(item.value)}", i.span) for i in self.history[name]
+                    if i is not item and i.span.file == self.program.files[0]]
+        if item is where:
+            return replaced
+        by = f", by rule '{rule}'" if rule else ""
+        return replaced + [(f"'{name}' is set to {_shown(item.value)} here{by}", item.span)]
 
     # ------------------------------------------------------------ decks and rules
 
