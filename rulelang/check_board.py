@@ -5,6 +5,7 @@ Part of the checker (`rulelang.check` runs it); it reports through the checker's
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
@@ -100,7 +101,8 @@ class Equipment:
         for space in self.short:
             by_file[space.span.file].append(space)
         want = self.max_houses + 2
-        for file, streets in by_file.items():
+        for path, streets in by_file.items():
+            file = os.path.basename(path)  # the note gives the whole path
             counts = Counter(len(s.rents) for s in streets)
             listed = " or ".join(str(n) for n in sorted(counts))
             lines = sorted({s.span.line for s in streets})

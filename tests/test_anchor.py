@@ -216,3 +216,92 @@ def test_check_reports_unit_errors_with_the_rest(folder):
     assert "error[E104]: unknown space 'Bordwalk'" in result.output
     assert result.output.count("error[E205]") == 2
     assert result.output.splitlines()[-1].endswith("4 errors, 1 warning")
+
+
+# ---------------------------------------------------------------- anchored in the author's file
+
+def _where(d) -> tuple[str, int]:
+    return Path(d.span.file).name, d.span.line
+
+
+def test_a_setting_an_inherited_board_does_not_fit_is_one_error_at_the_setting(folder):
+    """`set max_houses = 3` under classic_board.rules (6 rents a street): one E409 at the
+    `set` line, a note at the board's streets naming how many and where, none in the board."""
+    _, diags = _check(folder, HEAD + "set max_houses = 3\n")
+    e409 = [d for d in diags if d.code == "E409"]
+    assert [_where(d) for d in e409] == [("house.rules", 4)]
+    (d,) = e409
+    assert "22 streets of 'classic_board.rules' list 6" in d.message
+    assert "set max_houses = 4" in d.hint
+    ((note, span),) = d.notes
+    assert note == "22 streets list 6 rents here, on lines 12 to 50"
+    assert (Path(span.file).name, span.line) == ("classic_board.rules", 12)
+    assert all(Path(d.span.file).name == "house.rules" for d in diags)
+
+
+def test_a_board_of_the_authors_own_is_blamed_line_by_line(folder):
+    """A board declared in the played file that does not fit an inherited `max_houses`: the
+    streets are the change, each reported where it is."""
+    (folder / "parent.rules").write_text(
+        'rulebook "P"\nextends "classic_1961.rules"\n\nset max_houses = 3\n', encoding="utf-8")
+    board = (RULESETS / "classic_board.rules").read_text(encoding="utf-8")
+    board = board[board.index("board:"):]
+    board = board[:board.index("\n\n")] + "\n" if "\n\n" in board else board
+    _, diags = _check(folder, 'rulebook "H"\nextends "parent.rules"\n\n' + board)
+    e409 = [d for d in diags if d.code == "E409"]
+    assert len(e409) == 22 and {_where(d)[0] for d in e409} == {"house.rules"}
+
+
+def test_a_loop_closed_through_an_inherited_rule_is_reported_at_the_authors_rule(folder):
+    """Free Parking -> the nearest Chance -> every card back to Free Parking: the E417 is at
+    the author's rule, with a note at classic_1961's rule that draws on Chance."""
+    cards = "".join(f'  card "C{i:02}" "Back": advance to "Free Parking"\n'
+                    for i in range(1, 11))
+    text = HEAD + ('rule detour:\n  cite "h", "detour"\n'
+                   '  when a player lands on "Free Parking": advance to the nearest cards\n'
+                   '\ndeck "Chance":\n' + cards)
+    _, diags = _check(folder, text)
+    assert [(d.code, *_where(d)) for d in diags] == [("E417", "house.rules", 6)]
+    ((note, span),) = diags[0].notes
+    assert note == "the chain goes on here (rule 'cards')"
+    assert (Path(span.file).name, span.line) == ("classic_1961.rules", 68)
+
+
+def test_a_loop_closed_by_the_authors_cards_is_reported_at_a_card(folder):
+    """A deck of the author's whose every card goes back to Chance: the E417 is at the first
+    card, not at the inherited rule that draws, which a note shows."""
+    cards = "".join(f'  card "C{i:02}" "Again": advance to the nearest cards\n'
+                    for i in range(1, 11))
+    community = "".join(f'  card "K{i:02}" "Again": advance to the nearest cards\n'
+                        for i in range(1, 11))
+    text = HEAD + 'deck "Chance":\n' + cards + '\ndeck "Community Chest":\n' + community
+    _, diags = _check(folder, text)
+    e417 = [d for d in diags if d.code == "E417"]
+    assert [_where(d) for d in e417] == [("house.rules", 5)]
+    assert [(Path(s.file).name, s.line) for _, s in e417[0].notes][:1] == \
+        [("classic_1961.rules", 68)]
+
+
+def test_inconsistent_settings_name_the_later_rule_that_set_the_value(folder):
+    """E301: the author's `set max_houses = 6` was replaced by a later rule's 4; the notes say
+    so, and where the value in force comes from."""
+    text = HEAD + ('rule more_houses:\n  cite "h", "m"\n  set max_houses = 6\n\n'
+                   'rule big_hotels:\n  cite "h", "b"\n  set houses_per_hotel = 5\n\n'
+                   'rule fewer:\n  cite "h", "f"\n  set max_houses = 4\n')
+    _, diags = _check(folder, text)
+    (d,) = [d for d in diags if d.code == "E301"]
+    assert _where(d) == ("house.rules", 10)
+    assert [(m, s.line) for m, s in d.notes] == [
+        ("'max_houses' is set to 6 here, but the later rule 'fewer' sets it to 4", 6),
+        ("'max_houses' is set to 4 here, by rule 'fewer'", 14)]
+
+
+def test_inconsistent_settings_name_a_default(folder):
+    """E301 against a setting no file sets: a note gives its default."""
+    _, diags = _check(folder, HEAD + "set auction_min_bid = $2000\n")
+    (d,) = [d for d in diags if d.code == "E301"]
+    assert ("'starting_cash' is set to $1500 here, by rule 'capital'",
+            ) == tuple(m for m, _ in d.notes)
+    _, diags = _check(folder, HEAD + "set houses_per_hotel = 5\n")
+    (d,) = [d for d in diags if d.code == "E301"]
+    assert d.notes == (("'max_houses' is not set: its default is 4", None),)
