@@ -68,20 +68,33 @@ def _binary_kind(data: bytes) -> tuple[str, str] | None:
     for magic, kind, hint in _SIGNATURES:
         if re.match(magic, data):
             return (f"this looks like {kind}, not a rules file", hint) if kind else _UTF16
-    if b"\x00" not in data:
+    nuls = data.count(0)
+    if not nuls:
         return None
     head = data[:4096]
     # UTF-16 without a byte-order mark: Latin letters leave every other byte NUL.
     even, odd = head[0::2].count(0), head[1::2].count(0)
     if max(even, odd) > len(head) // 4 and min(even, odd) == 0:
         return _UTF16
-    return ("this looks like binary data (it holds NUL bytes), not a rules file",
-            "a rules file is UTF-8 text: check that this is the file meant")
+    # A stray NUL in a text (a name, a path) is that text's mistake, reported where it is;
+    # NULs in a row, many of them, or among bytes that are not UTF-8 are binary data.
+    if b"\x00\x00" in data or nuls * 32 > len(data) or not _is_utf8(data):
+        return ("this looks like binary data (it holds NUL bytes), not a rules file",
+                "a rules file is UTF-8 text: check that this is the file meant")
+    return None
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def decode_source(data: bytes, shown: str) -> str:
     """The text of the bytes of a rules file named `shown`; E011 for data that looks binary
-    (a compressed file, an archive, a document, an image, NUL bytes: the file as a whole,
+    (a compressed file, an archive, a document, an image, NULs: the file as a whole,
     none of its bytes shown) or at the first byte that is not UTF-8."""
     binary = _binary_kind(data)
     if binary is not None:

@@ -87,6 +87,12 @@ def test_text_that_is_not_utf8_still_points_at_the_byte(folder):
     assert d.message == "byte 0xe9 is not valid UTF-8"
 
 
+def test_a_stray_nul_in_a_text_is_reported_where_it_is(folder):
+    """One NUL inside a line of text is not binary data: the lexer reports it at its place."""
+    _, diags = _check(folder, HEAD.encode() + b"set jail_fine = $5\x00\n")
+    assert [(d.code, d.span.line) for d in diags] == [("E001", 4)]
+
+
 def test_a_binary_parent_is_named_too(folder):
     """A gzipped file that a house rule extends: E011 for that file, named as such."""
     (folder / "parent.rules").write_bytes(gzip.compress(b'rulebook "P"\n'))
