@@ -42,7 +42,7 @@ class Equipment:
         # street's rent table is not the mistake, the setting is (`rent_tables`)
         self.max_houses_set = max_houses_set
         self.files = program.files  # the played file first, then the files it extends
-        self.short: list[ast.SpaceDecl] = []  # streets whose rents another file's setting miscounts
+        self.short: list[ast.SpaceDecl] = []  # streets a later file's max_houses miscounts
         self.error = error
 
     def board(self) -> None:

@@ -109,10 +109,10 @@ def test_a_binary_parent_is_named_too(folder):
 ])
 def test_a_sign_before_the_dollar_is_a_negative_amount(folder, effect, hint):
     """`collect -$60` is E204, the negative-amount message, with the verb to write instead."""
-    text = HEAD + f'rule t:\n  cite "h", "t"\n  when a player lands on "Free Parking": {effect}\n'
-    _, diags = _check(folder, text)
-    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("E204", 6, 50 - (
-        effect.startswith("pay")) * 4)]
+    line = f'  when a player lands on "Free Parking": {effect}'
+    _, diags = _check(folder, HEAD + f'rule t:\n  cite "h", "t"\n{line}\n')
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [
+        ("E204", 6, line.index("-$") + 1)]
     (d,) = diags
     assert d.message == "amounts are never negative, found -$60"
     assert d.span.end_column - d.span.column == len("-$60")
