@@ -94,15 +94,20 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
+    typed: list[Diagnostic] = []  # errors of units and values found while reading the files
     try:
-        chain = load_chain(str(path), include_path, data)
+        chain = load_chain(str(path), include_path, data, typed)
         overrides = tuple(overrides)
         program, errors = merge(chain, options, overrides)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
         return None, limited(e.diagnostics)
-    diags = errors + check(program)
+    # Where the parser reported a mistake the AST holds a placeholder: what the checker says
+    # of a span overlapping it would repeat the mistake or follow from it.
+    reported = [d.span for d in typed]
+    errors = list(typed) + errors
+    diags = errors + [d for d in check(program) if not _overlaps(d.span, reported)]
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
            if n not in program.options]
@@ -112,7 +117,7 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
         variant, more = merge(chain, program.options + names, overrides)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
         for d in more + check(variant):
-            if _identity(d) not in seen:
+            if _identity(d) not in seen and not _overlaps(d.span, reported):
                 seen.add(_identity(d))
                 note = (f"found with {which} switched on", None)
                 diags.append(attrs.evolve(d, notes=d.notes + (note,)))
@@ -121,6 +126,13 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
 
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
+
+
+def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:
+    """Whether `span` shares a character with one of `spans` (of the same file)."""
+    start, end = (span.line, span.column), (span.end_line, span.end_column)
+    return any(s.file == span.file and start < (s.end_line, s.end_column)
+               and (s.line, s.column) < end for s in spans)
 
 
 def _identity(d: Diagnostic) -> tuple:
@@ -180,9 +192,12 @@ class _Checker:
         self.deck_names = {d.name.value for d in program.decks}
         self.pot_names = {p.name.value for p in program.pots}
         self.sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
+        self.rule_of = {id(s): r.name.name for r in program.rules for s in r.body
+                        if isinstance(s, ast.Set)}  # the rule each of those `set`s is in
         self.sets += program.settings
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
+        self.history: dict[str, list[ast.Set]] = defaultdict(list)  # each valid `set`, in order
 
         self.names: dict[str, Iterable[str]] = {
             "setting": SETTINGS, "kind": TARGET_KINDS, "space": self.by_name,
@@ -212,7 +227,8 @@ class _Checker:
 
     def run(self) -> None:
         self.settings()
-        equipment = Equipment(self.program, self.values["max_houses"][0], self.error)
+        equipment = Equipment(self.program, self.values["max_houses"][0], self.error,
+                              self.values["max_houses"][1])
         equipment.board()
         equipment.dice()
         self.decks()
@@ -244,6 +260,7 @@ class _Checker:
             value = self.setting_value(spec, item.value)
             if value is not None:
                 self.values[name] = (value, item)
+                self.history[name].append(item)
         self.consistency()
 
     def setting_value(self, spec, value: ast.Value):
@@ -304,9 +321,26 @@ class _Checker:
             # Point at the played file's line if it has one: that is where the change is.
             where = next((i for i in explicit if i.span.file == self.program.files[0]),
                          explicit[0])
-            notes = [(f"'{item.name.name}' is set here", item.span) for _, item in pairs
-                     if item is not None and item is not where]
+            notes: list[tuple[str, ast.Span | None]] = []
+            for name, (value, item) in zip(names, pairs):
+                notes += self.setting_notes(name, value, item, where)
             self.error("E301", why.format(*(v for v, _ in pairs)), where.span, notes=notes)
+
+    def setting_notes(self, name: str, value, item: ast.Set | None, where: ast.Set
+                      ) -> list[tuple[str, ast.Span | None]]:
+        """Where a setting of an E301 got its value: its default, or the `set` in force,
+        and the played file's earlier `set`s of it that a later one replaced."""
+        if item is None:
+            return [(f"'{name}' is not set: its default is {value}", None)]
+        rule = self.rule_of.get(id(item))
+        later = f"the later rule '{rule}'" if rule else "a later `set`"
+        replaced = [(f"'{name}' is set to {_shown(i.value)} here, but {later} sets it to "
+                     f"{_shown(item.value)}", i.span) for i in self.history[name]
+                    if i is not item and i.span.file == self.program.files[0]]
+        if item is where:
+            return replaced
+        by = f", by rule '{rule}'" if rule else ""
+        return replaced + [(f"'{name}' is set to {_shown(item.value)} here{by}", item.span)]
 
     # ------------------------------------------------------------ decks and rules
 
@@ -352,7 +386,9 @@ class _Checker:
                            f"{', '.join(ENGINE_CAUSES)}; rename the rule (e.g. '{name}_bonus')")
             if rule.cite is None:
                 self.error("W101", f"rule '{name}' has no cite", rule.name.span,
-                           hint='add a first line: cite "seed file", "section title"')
+                           hint='add a first line naming where it comes from: cite "our house '
+                           'rules", "Free Parking jackpot" (or a printed rulebook and '
+                           'its section)')
             for stmt in rule.body:
                 if isinstance(stmt, ast.When):
                     self.when(stmt)

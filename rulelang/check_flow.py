@@ -38,6 +38,7 @@ _PURCHASES = tuple(p.node for p in _EFFECTS if p.facts.purchase)
 _ON_PROPERTY = tuple(p.node for p in _EFFECTS if p.facts.needs_property)
 # What changes where the player stands, so that any other effect's outcome depends on the order.
 _REORDER = {p.facts.clash for p in _EFFECTS if p.facts.moves or p.facts.draws}
+_MAX_LINK_NOTES = 4  # notes at the steps of a reported loop in the files a rulebook extends
 _MAX_THROWS = 1296  # throws followed one by one in token chains (four dice of six faces)
 
 
@@ -404,12 +405,53 @@ class Flow:
                 reported.add(key)
                 steps = [f"'{self.spaces[s[1]].name.value}'" if s[0] == "land" else
                          f"deck '{s[1]}'" for s in path if s[0] in ("land", "draw")]
+                where, notes = self.anchor(h.when.span, self.links(path))
                 self.error("E417", "these rules never stop triggering each other: landing on "
                            f"'{self.spaces[p].name.value}' leads back to it "
-                           f"({' -> '.join(steps + steps[:1])})", h.when.span,
+                           f"({' -> '.join(steps + steps[:1])})", where,
                            hint="make one step of the chain conditional, or end it with "
-                           "an effect that does not move the player")
+                           "an effect that does not move the player", notes=notes)
                 break
+
+    def links(self, path: list) -> list[tuple[ast.Span, str]]:
+        """What carries a loop on at each of its steps: the span of a rule's `when` or of a
+        card, and how a note names it; rules first, in the order of the loop."""
+        rules, cards = [], []
+        for i, s in enumerate(path):
+            t = path[(i + 1) % len(path)]
+            if s[0] == "land":
+                hooks = [h for h in self.land.get(s[1], ()) if h.always]
+            elif s[0] == "move":
+                _, p, _, steps = s
+                hooks = [h for c, hs in self.passing.items() if steps > 0
+                         and (c - p - 1) % self.n < steps for h in hs if h.always]
+            else:
+                card = next((c for c in self.decks[s[1]].cards
+                             if self.continuation(c.effects, s[2]) == t), None)
+                if card is not None:
+                    cards.append((card.span, f"card '{card.id.value}' of deck '{s[1]}'"))
+                continue
+            start = s[1]
+            for h in hooks:
+                if self.continuation(h.when.effects, start) == t:
+                    rules.append((h.when.span, f"rule '{h.rule.name.name}'"))
+                    break
+        return rules + cards
+
+    def anchor(self, found: ast.Span, links: list[tuple[ast.Span, str]]
+               ) -> tuple[ast.Span, list[tuple[str, ast.Span]]]:
+        """Where to report a loop found at `found`: at the first link of it in the played
+        file when `found` is in a file it extends (the author's change closed the loop), with
+        notes at the links in the other files; else at `found`."""
+        played = self.program.files[0]
+        if found.file == played:
+            return found, []
+        mine = [span for span, _ in links if span.file == played]
+        if not mine:
+            return found, []
+        notes = [(f"the chain goes on here ({what})", span) for span, what in links
+                 if span.file != played]
+        return mine[0], notes[:_MAX_LINK_NOTES]
 
     def continuation(self, effects, p: int):
         """The state the first move or draw of `effects` leads to from square `p`, or None."""

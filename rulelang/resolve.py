@@ -21,7 +21,7 @@ import attrs
 from rulelang import ast, files
 from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
-from rulelang.source import decode_source, parse_cached, read_source
+from rulelang.source import decode_source, parse_cached, parse_cached_lenient, read_source
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "played_file",
            "did_you_mean", "closest"]
@@ -125,7 +125,8 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
 
 
 def load_chain(path: str, include_path: Iterable[str] = (),
-               data: bytes | None = None) -> list[ast.File]:
+               data: bytes | None = None,
+               typed: list[Diagnostic] | None = None) -> list[ast.File]:
     """The played file (`played_file`: an installed rulebook if no file is at `path`) and
     the files it extends, played first; E401/E402 on a broken chain, E419 for a played file
     that links out of the allowed directories or an `extends` outside them (`files.Library`),
@@ -133,15 +134,26 @@ def load_chain(path: str, include_path: Iterable[str] = (),
 
     data: the played file's bytes when they come from elsewhere than a file (`rulelang
     check -` reads standard input): `path` then only names it, and its `extends` are looked
-    up from the current directory."""
+    up from the current directory.
+
+    typed: if given, a file whose only errors are of units or values found while reading it
+    (`parse.LENIENT_CODES`) is loaded all the same, and its errors appended to `typed`
+    (`rulelang check` reports them with the checker's)."""
+    def parsed(text: str, shown: str) -> ast.File:
+        if typed is None:
+            return parse_cached(text, shown)
+        file, errors = parse_cached_lenient(text, shown)
+        typed.extend(errors)
+        return file
+
     if data is None:
         path = played_file(path)
         library = Library.of(path, include_path)
         library.admit(path)
-        file = parse_cached(read_source(path), path)
+        file = parsed(read_source(path), path)
     else:
         library = Library.of(os.path.join(os.curdir, os.path.basename(path)), include_path)
-        file = parse_cached(decode_source(data, path), path)
+        file = parsed(decode_source(data, path), path)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
@@ -157,7 +169,7 @@ def load_chain(path: str, include_path: Iterable[str] = (),
                                     f.extends.span) for f in loop[:-1]])
         try:
             # The real path is read (the one found inside an allowed directory), shown as found
-            parent = parse_cached(read_source(real, target), target)
+            parent = parsed(read_source(real, target), target)
         except RuleError as e:
             code = e.diagnostic.code
             if code not in ("E401", "E420", "E421"):
