@@ -98,7 +98,8 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     try:
         chain = load_chain(str(path), include_path, data, typed)
         overrides = tuple(overrides)
-        program, errors = merge(chain, options, overrides)
+        history: list = []  # the rules later files replaced or removed
+        program, errors = merge(chain, options, overrides, history)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
@@ -107,16 +108,17 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     # of a span overlapping it would repeat the mistake or follow from it.
     reported = [d.span for d in typed]
     errors = list(typed) + errors
-    diags = errors + [d for d in check(program) if not _overlaps(d.span, reported)]
+    diags = errors + [d for d in check(program, history) if not _overlaps(d.span, reported)]
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
            if n not in program.options]
     # One variant per option; past _MAX_VARIANTS options, one variant with all of them on.
     variants = [(n,) for n in off] if len(off) <= _MAX_VARIANTS else [tuple(off)]
     for names in variants:
-        variant, more = merge(chain, program.options + names, overrides)
+        variant_history: list = []
+        variant, more = merge(chain, program.options + names, overrides, variant_history)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
-        for d in more + check(variant):
+        for d in more + check(variant, variant_history):
             if _identity(d) not in seen and not _overlaps(d.span, reported):
                 seen.add(_identity(d))
                 note = (f"found with {which} switched on", None)
@@ -139,9 +141,12 @@ def _identity(d: Diagnostic) -> tuple:
     return (d.code, d.span, d.message)
 
 
-def check(program: ast.Program) -> list[Diagnostic]:
-    """Every error and warning about a resolved rulebook, sorted by file and position."""
+def check(program: ast.Program, history: list | None = None) -> list[Diagnostic]:
+    """Every error and warning about a resolved rulebook, sorted by file and position.
+    history: the rules a later file replaced or removed (resolve.merge's), so that a warning
+    a removal causes is told at the author's line."""
     checker = _Checker(program)
+    checker.history_of_rules = history or []
     checker.run()
     return _sorted(program, checker.diags)
 
@@ -235,7 +240,8 @@ class _Checker:
         self.rules()
         check_themed(self)
         self.whole()
-        Flow(self.program, {n: v for n, (v, _) in self.values.items()}, self.error).run()
+        Flow(self.program, {n: v for n, (v, _) in self.values.items()}, self.error,
+             getattr(self, "history_of_rules", [])).run()
 
     # ------------------------------------------------------------ settings
 
