@@ -60,13 +60,16 @@ def check(path: str, options=(), parameters=None, include_path=()) -> list[Diagn
     return _check_stage.check_path(path, options, _overrides(parameters), include_path)[1]
 
 
-def load(path: str, options=(), parameters=None, include_path=()) -> "Rulebook":
+def load(path: str, options=(), parameters=None, include_path=(),
+         observe: bool = False) -> "Rulebook":
     """Parse, resolve, check and compile a rules file; RuleErrors if it has errors.
 
     parameters maps a parameter's name to its value as written in a rules file or on the
     command line (`{"time_limit": "60"}`); it must be declared with `parameter` in the file.
     include_path: as for `check`. A rulebook reads only regular files of at most 16 MiB,
     under its own directory, the include paths and the installed rulebooks (docs/language.md).
+    observe: compile every rule to count its firings in a game's tally (`rulelang.stats`);
+    the games are the same.
     """
     program, diagnostics = _check_stage.check_path(path, options, _overrides(parameters),
                                                    include_path)
@@ -75,7 +78,7 @@ def load(path: str, options=(), parameters=None, include_path=()) -> "Rulebook":
         raise RuleErrors(errors)
     from .compile import compile_program
 
-    return compile_program(program, _texts(parameters))
+    return compile_program(program, _texts(parameters), observe)
 
 
 def _texts(parameters) -> tuple[str, ...]:

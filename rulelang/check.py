@@ -28,7 +28,8 @@ from rulelang.vocab.game_events import MONEY, STILL
 from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
-__all__ = ["check", "check_path", "check_chain", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
+__all__ = ["check", "check_path", "check_chain", "SPACE_KINDS", "PROPERTY_KINDS",
+           "TARGET_KINDS"]
 
 # What `a KIND` and `the nearest KIND` may name: a space kind, any property, any space.
 TARGET_KINDS = ("property", "space") + SPACE_KINDS
@@ -94,38 +95,47 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
+    typed: list[Diagnostic] = []  # errors of units and values found while reading the files
     try:
-        chain = load_chain(str(path), include_path, data)
+        chain = load_chain(str(path), include_path, data, typed)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
         return None, limited(e.diagnostics)
-    return check_chain(chain, options, overrides)
+    return check_chain(chain, options, overrides, typed)
 
 
 def check_chain(chain: list[ast.File], options: Iterable[str] = (),
-                overrides: Iterable[ast.Set] = ()) -> tuple[ast.Program | None,
-                                                           list[Diagnostic]]:
-    """`check_path` of a chain of parsed files (`resolve.load_chain`): the language server
-    checks the text being edited, read once for its diagnostics and its names."""
+                overrides: Iterable[ast.Set] = (), typed: Iterable[Diagnostic] = (),
+                ) -> tuple[ast.Program | None, list[Diagnostic]]:
+    """`check_path` of a chain of parsed files (`resolve.load_chain`; typed: the errors of
+    units and values it found): the language server checks the text being edited, read once
+    for its diagnostics and its names."""
+    typed = list(typed)
     try:
         overrides = tuple(overrides)
-        program, errors = merge(chain, options, overrides)
+        history: list = []  # the rules later files replaced or removed
+        program, errors = merge(chain, options, overrides, history)
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
         return None, limited(e.diagnostics)
-    diags = errors + check(program)
+    # Where the parser reported a mistake the AST holds a placeholder: what the checker says
+    # of a span overlapping it would repeat the mistake or follow from it.
+    reported = [d.span for d in typed]
+    errors = list(typed) + errors
+    diags = errors + [d for d in check(program, history) if not _overlaps(d.span, reported)]
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
            if n not in program.options]
     # One variant per option; past _MAX_VARIANTS options, one variant with all of them on.
     variants = [(n,) for n in off] if len(off) <= _MAX_VARIANTS else [tuple(off)]
     for names in variants:
-        variant, more = merge(chain, program.options + names, overrides)
+        variant_history: list = []
+        variant, more = merge(chain, program.options + names, overrides, variant_history)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
-        for d in more + check(variant):
-            if _identity(d) not in seen:
+        for d in more + check(variant, variant_history):
+            if _identity(d) not in seen and not _overlaps(d.span, reported):
                 seen.add(_identity(d))
                 note = (f"found with {which} switched on", None)
                 diags.append(attrs.evolve(d, notes=d.notes + (note,)))
@@ -136,13 +146,23 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
 
 
+def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:
+    """Whether `span` shares a character with one of `spans` (of the same file)."""
+    start, end = (span.line, span.column), (span.end_line, span.end_column)
+    return any(s.file == span.file and start < (s.end_line, s.end_column)
+               and (s.line, s.column) < end for s in spans)
+
+
 def _identity(d: Diagnostic) -> tuple:
     return (d.code, d.span, d.message)
 
 
-def check(program: ast.Program) -> list[Diagnostic]:
-    """Every error and warning about a resolved rulebook, sorted by file and position."""
+def check(program: ast.Program, history: list | None = None) -> list[Diagnostic]:
+    """Every error and warning about a resolved rulebook, sorted by file and position.
+    history: the rules a later file replaced or removed (resolve.merge's), so that a warning
+    a removal causes is told at the author's line."""
     checker = _Checker(program)
+    checker.history_of_rules = history or []
     checker.run()
     return _sorted(program, checker.diags)
 
@@ -193,9 +213,12 @@ class _Checker:
         self.deck_names = {d.name.value for d in program.decks}
         self.pot_names = {p.name.value for p in program.pots}
         self.sets = [s for r in program.rules for s in r.body if isinstance(s, ast.Set)]
+        self.rule_of = {id(s): r.name.name for r in program.rules for s in r.body
+                        if isinstance(s, ast.Set)}  # the rule each of those `set`s is in
         self.sets += program.settings
         self.values: dict[str, tuple[object, ast.Set | None]] = {
             n: (s.default, None) for n, s in SETTINGS.items()}
+        self.history: dict[str, list[ast.Set]] = defaultdict(list)  # each valid `set`, in order
 
         self.names: dict[str, Iterable[str]] = {
             "setting": SETTINGS, "kind": TARGET_KINDS, "space": self.by_name,
@@ -225,14 +248,16 @@ class _Checker:
 
     def run(self) -> None:
         self.settings()
-        equipment = Equipment(self.program, self.values["max_houses"][0], self.error)
+        equipment = Equipment(self.program, self.values["max_houses"][0], self.error,
+                              self.values["max_houses"][1])
         equipment.board()
         equipment.dice()
         self.decks()
         self.rules()
         check_themed(self)
         self.whole()
-        Flow(self.program, {n: v for n, (v, _) in self.values.items()}, self.error).run()
+        Flow(self.program, {n: v for n, (v, _) in self.values.items()}, self.error,
+             getattr(self, "history_of_rules", [])).run()
 
     # ------------------------------------------------------------ settings
 
@@ -257,6 +282,7 @@ class _Checker:
             value = self.setting_value(spec, item.value)
             if value is not None:
                 self.values[name] = (value, item)
+                self.history[name].append(item)
         self.consistency()
 
     def setting_value(self, spec, value: ast.Value):
@@ -317,9 +343,26 @@ class _Checker:
             # Point at the played file's line if it has one: that is where the change is.
             where = next((i for i in explicit if i.span.file == self.program.files[0]),
                          explicit[0])
-            notes = [(f"'{item.name.name}' is set here", item.span) for _, item in pairs
-                     if item is not None and item is not where]
+            notes: list[tuple[str, ast.Span | None]] = []
+            for name, (value, item) in zip(names, pairs):
+                notes += self.setting_notes(name, value, item, where)
             self.error("E301", why.format(*(v for v, _ in pairs)), where.span, notes=notes)
+
+    def setting_notes(self, name: str, value, item: ast.Set | None, where: ast.Set
+                      ) -> list[tuple[str, ast.Span | None]]:
+        """Where a setting of an E301 got its value: its default, or the `set` in force,
+        and the played file's earlier `set`s of it that a later one replaced."""
+        if item is None:
+            return [(f"'{name}' is not set: its default is {value}", None)]
+        rule = self.rule_of.get(id(item))
+        later = f"the later rule '{rule}'" if rule else "a later `set`"
+        replaced = [(f"'{name}' is set to {_shown(i.value)} here, but {later} sets it to "
+                     f"{_shown(item.value)}", i.span) for i in self.history[name]
+                    if i is not item and i.span.file == self.program.files[0]]
+        if item is where:
+            return replaced
+        by = f", by rule '{rule}'" if rule else ""
+        return replaced + [(f"'{name}' is set to {_shown(item.value)} here{by}", item.span)]
 
     # ------------------------------------------------------------ decks and rules
 
@@ -365,7 +408,9 @@ class _Checker:
                            f"{', '.join(ENGINE_CAUSES)}; rename the rule (e.g. '{name}_bonus')")
             if rule.cite is None:
                 self.error("W101", f"rule '{name}' has no cite", rule.name.span,
-                           hint='add a first line: cite "seed file", "section title"')
+                           hint='add a first line naming where it comes from: cite "our house '
+                           'rules", "Free Parking jackpot" (or a printed rulebook and '
+                           'its section)')
             for stmt in rule.body:
                 if isinstance(stmt, ast.When):
                     self.when(stmt)

@@ -5,11 +5,13 @@ Part of the checker (`rulelang.check` runs it); it reports through the checker's
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
 from rulelang import ast
 from rulelang.resolve import did_you_mean
+from rulelang.vocab import SETTINGS
 
 __all__ = ["SPACE_KINDS", "PROPERTY_KINDS", "Equipment", "head_span", "join"]
 
@@ -27,7 +29,8 @@ def join(words: Iterable[str]) -> str:
 class Equipment:
     """Checks the board and the dice of a program; `error` receives each diagnostic."""
 
-    def __init__(self, program: ast.Program, max_houses: int, error: Callable[..., None]):
+    def __init__(self, program: ast.Program, max_houses: int, error: Callable[..., None],
+                 max_houses_set: ast.Set | None = None):
         self.board_node = program.board
         self.spaces = program.board.spaces if program.board else ()
         self.kinds = {s.kind.name for s in self.spaces}
@@ -35,6 +38,11 @@ class Equipment:
         self.dice_list = program.dice
         self.dice_decls = program.dice_decls
         self.max_houses = max_houses
+        # the `set max_houses` in force: when it is in another file than a street, the
+        # street's rent table is not the mistake, the setting is (`rent_tables`)
+        self.max_houses_set = max_houses_set
+        self.files = program.files  # the played file first, then the files it extends
+        self.short: list[ast.SpaceDecl] = []  # streets a later file's max_houses miscounts
         self.error = error
 
     def board(self) -> None:
@@ -73,6 +81,46 @@ class Equipment:
             self.error("E407", "the board has no 'go' space", head_span(self.board_node),
                        hint="add one, usually first: \"GO\": go")
         self.groups()
+        self.rent_tables()
+
+    def set_later(self, space: ast.SpaceDecl) -> bool:
+        """Whether `set max_houses` is in a file that extends the one declaring `space` (or
+        on the command line): the file an author changed to this value."""
+        setting = self.max_houses_set
+        if setting is None or setting.span.file == space.span.file:
+            return False
+        order = {f: i for i, f in enumerate(self.files)}
+        return order.get(setting.span.file, -1) < order.get(space.span.file, len(order))
+
+    def rent_tables(self) -> None:
+        """One E409 at the `set max_houses` of a file whose value the streets of another
+        file's board do not fit (a house rule's `set max_houses = 3` under an inherited board
+        of six rents a street), with a note at those streets: the setting is what changed."""
+        setting = self.max_houses_set
+        by_file: dict[str, list[ast.SpaceDecl]] = defaultdict(list)
+        for space in self.short:
+            by_file[space.span.file].append(space)
+        want = self.max_houses + 2
+        for path, streets in by_file.items():
+            file = os.path.basename(path)  # the note gives the whole path
+            counts = Counter(len(s.rents) for s in streets)
+            listed = " or ".join(str(n) for n in sorted(counts))
+            lines = sorted({s.span.line for s in streets})
+            where = f"line {lines[0]}" if len(lines) == 1 else \
+                f"lines {lines[0]} to {lines[-1]}"
+            n = len(streets)
+            some = f"{n} street{'s' * (n != 1)}"
+            verb = "lists" if n == 1 else "list"
+            printed = counts.most_common(1)[0][0] - 2  # the houses the board is printed for
+            hint = f"declare a board whose streets list {want} rents"
+            if 0 <= printed <= SETTINGS["max_houses"].high:
+                hint = f"the board of '{file}' is printed for {printed} houses a lot: set " \
+                    f"max_houses = {printed}, or {hint}"
+            self.error("E409", f"the setting 'max_houses' is {self.max_houses} here, so a "
+                       f"street lists {want} rents (unimproved, 1 to {self.max_houses} houses, "
+                       f"hotel), but {some} of '{file}' {verb} {listed}", setting.span,
+                       hint=hint, notes=[(f"{some} {verb} {listed} rents here, on {where}",
+                                          _rents_span(streets[0]))])
 
     def property(self, space: ast.SpaceDecl) -> None:
         kind = space.kind.name
@@ -91,7 +139,9 @@ class Equipment:
         if kind == "street":
             self.not_applicable(space, ("multipliers",))
             want = self.max_houses + 2
-            if len(space.rents) != want:
+            if len(space.rents) != want and self.set_later(space):
+                self.short.append(space)
+            elif len(space.rents) != want:
                 self.error("E409", f"street '{space.name.value}' lists {len(space.rents)} "
                            f"rent{'s' * (len(space.rents) != 1)}, expected {want}: unimproved, "
                            f"1 to {want - 2} houses, hotel", _rents_span(space))

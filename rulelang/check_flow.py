@@ -38,6 +38,7 @@ _PURCHASES = tuple(p.node for p in _EFFECTS if p.facts.purchase)
 _ON_PROPERTY = tuple(p.node for p in _EFFECTS if p.facts.needs_property)
 # What changes where the player stands, so that any other effect's outcome depends on the order.
 _REORDER = {p.facts.clash for p in _EFFECTS if p.facts.moves or p.facts.draws}
+_MAX_LINK_NOTES = 4  # notes at the steps of a reported loop in the files a rulebook extends
 _MAX_THROWS = 1296  # throws followed one by one in token chains (four dice of six faces)
 
 
@@ -69,8 +70,10 @@ class Flow:
     """The dynamic checks of one program; `positions(target)` resolves a space target."""
 
     def __init__(self, program: ast.Program, settings: dict[str, object],
-                 error: Callable[..., None]):
+                 error: Callable[..., None], history: list | None = None):
         self.program = program
+        # (verb, rule, by): the rules of parents a later file replaced or removed
+        self.history = history or []
         self.settings = settings  # the value of every setting, by name
         self.spaces = program.board.spaces if program.board else ()
         self.n = len(self.spaces)
@@ -404,12 +407,53 @@ class Flow:
                 reported.add(key)
                 steps = [f"'{self.spaces[s[1]].name.value}'" if s[0] == "land" else
                          f"deck '{s[1]}'" for s in path if s[0] in ("land", "draw")]
+                where, notes = self.anchor(h.when.span, self.links(path))
                 self.error("E417", "these rules never stop triggering each other: landing on "
                            f"'{self.spaces[p].name.value}' leads back to it "
-                           f"({' -> '.join(steps + steps[:1])})", h.when.span,
+                           f"({' -> '.join(steps + steps[:1])})", where,
                            hint="make one step of the chain conditional, or end it with "
-                           "an effect that does not move the player")
+                           "an effect that does not move the player", notes=notes)
                 break
+
+    def links(self, path: list) -> list[tuple[ast.Span, str]]:
+        """What carries a loop on at each of its steps: the span of a rule's `when` or of a
+        card, and how a note names it; rules first, in the order of the loop."""
+        rules, cards = [], []
+        for i, s in enumerate(path):
+            t = path[(i + 1) % len(path)]
+            if s[0] == "land":
+                hooks = [h for h in self.land.get(s[1], ()) if h.always]
+            elif s[0] == "move":
+                _, p, _, steps = s
+                hooks = [h for c, hs in self.passing.items() if steps > 0
+                         and (c - p - 1) % self.n < steps for h in hs if h.always]
+            else:
+                card = next((c for c in self.decks[s[1]].cards
+                             if self.continuation(c.effects, s[2]) == t), None)
+                if card is not None:
+                    cards.append((card.span, f"card '{card.id.value}' of deck '{s[1]}'"))
+                continue
+            start = s[1]
+            for h in hooks:
+                if self.continuation(h.when.effects, start) == t:
+                    rules.append((h.when.span, f"rule '{h.rule.name.name}'"))
+                    break
+        return rules + cards
+
+    def anchor(self, found: ast.Span, links: list[tuple[ast.Span, str]]
+               ) -> tuple[ast.Span, list[tuple[str, ast.Span]]]:
+        """Where to report a loop found at `found`: at the first link of it in the played
+        file when `found` is in a file it extends (the author's change closed the loop), with
+        notes at the links in the other files; else at `found`."""
+        played = self.program.files[0]
+        if found.file == played:
+            return found, []
+        mine = [span for span, _ in links if span.file == played]
+        if not mine:
+            return found, []
+        notes = [(f"the chain goes on here ({what})", span) for span, what in links
+                 if span.file != played]
+        return mine[0], notes[:_MAX_LINK_NOTES]
 
     def continuation(self, effects, p: int):
         """The state the first move or draw of `effects` leads to from square `p`, or None."""
@@ -593,13 +637,14 @@ class Flow:
 
     def termination(self) -> None:
         """A game ends when all but one player are bankrupt, so something must take money;
-        or when a rule ends it, or at a time limit."""
+        or when a rule ends it, or at a time limit. Money paid into a pot must come out."""
         if not self.program.rules or not self.n:
             return  # equipment only, or no board (E404): not a game to play
         drawn = self.draw_positions()
         effects = [e for h in self.hooks for e in flat(h.when.effects)]
         effects += [e for d in self.program.decks if d.name.value in drawn
                     for c in d.cards for e in flat(c.effects)]
+        self.pots(effects)
         if self.settings.get("time_limit") or any(isinstance(e, ast.EndGame) for e in effects):
             return
         takes = any(_takes_money(e) for e in effects)
@@ -610,6 +655,50 @@ class Flow:
                        "no one ever goes bankrupt", self.program.title.span,
                        hint="e.g. when a player lands on a property owned by another player: "
                        "pay rent")
+            return
+        if not any(_grows(e) for e in effects):
+            self.only_at_the_cap()
+
+    def only_at_the_cap(self) -> None:
+        """W113: players pay only fixed amounts (taxes, fines, cards), never a rent that
+        grows with what the others own: in practice no one goes bankrupt and every game runs
+        to the turn cap. Told at the author's `remove rule` or `replace rule` that took the
+        rent out, with a note at the rule it took out."""
+        span, notes = self.program.title.span, []
+        for verb, old, by in self.history:
+            if any(_grows(e) for e in _rule_effects(old)):
+                what = "" if verb == "remove" else "; its replacement charges none"
+                notes.append((f"rule '{old.name.name}' made players pay rent here{what}",
+                              old.name.span))
+                span = by.name.span if isinstance(by, ast.Rule) else by.span
+        self.error("W113", "the games of this rulebook can end only at the turn cap: no rule "
+                   "makes a player pay rent or an amount that grows, so players lose only "
+                   "fixed amounts and in practice no one goes bankrupt", span,
+                   hint="keep a rule that pays rent, or end the game otherwise: `end the "
+                   "game`, a `time_limit`", notes=tuple(notes))
+
+    def pots(self, effects) -> None:
+        """W114: a pot that receives money (`pay ... into`, fines_to) that no rule pays
+        out: the money leaves the game."""
+        into: dict[str, ast.Span] = {}
+        out: set[str] = set()
+        fines = self.settings.get("fines_to") or ""
+        for e in effects:
+            if isinstance(e, ast.PayInto):
+                into.setdefault(e.pot.value, e.span)
+            elif isinstance(e, ast.CollectPot):
+                out.add(e.pot.value)
+        for pot in self.program.pots:
+            name = pot.name.value
+            if name in out or (name not in into and name != fines):
+                continue
+            why = "taxes, fines and card penalties go to it (fines_to)" if name == fines \
+                else "a rule pays into it"
+            notes = ((f"paid into here", into[name]),) if name in into else ()
+            self.error("W114", f"money paid into the pot \"{name}\" never comes out: {why}, "
+                       "but no rule collects it, so that money leaves the game", pot.span,
+                       hint=f'e.g. when a player lands on "Free Parking": collect the pot '
+                       f'"{name}"', notes=notes)
 
 
 def moving_dice(program: ast.Program) -> list[ast.Die]:
@@ -688,6 +777,25 @@ def _takes_money(effect) -> bool:
     flow = MONEY_FLOWS[type(effect)](effect)
     return flow is not None and flow[0] in ("player", "others") and \
         not isinstance(effect, _PURCHASES)
+
+
+def _grows(effect) -> bool:
+    """Whether an effect makes a player pay another an amount that can grow as the game
+    goes on: a rent, or an amount to or from the other players that is not a fixed sum."""
+    flow = MONEY_FLOWS[type(effect)](effect)
+    if flow is None:
+        return False
+    if flow == ("player", "owner"):
+        return True
+    if flow in (("player", "others"), ("others", "player")):
+        return not isinstance(getattr(effect, "amount", None), ast.Money)
+    return False
+
+
+def _rule_effects(rule) -> Iterator:
+    for stmt in getattr(rule, "body", ()):
+        if isinstance(stmt, ast.When):
+            yield from flat(stmt.effects)
 
 
 def _is_kind(space: ast.SpaceDecl, kind: str) -> bool:

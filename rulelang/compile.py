@@ -41,9 +41,12 @@ from .engine.tables import (
 )
 
 
-def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> Rulebook:
+def compile_program(program: ast.Program, parameters: tuple[str, ...] = (),
+                    observe: bool = False) -> Rulebook:
     """The engine's Rulebook for a resolved, checked program (`parameters`: the NAME=VALUE
-    overrides it was checked with, recorded in the rulebook)."""
+    overrides it was checked with, recorded in the rulebook). `observe`: every rule's hook
+    also counts its firings in the game's tally, if the game has one (engine/tally.py); the
+    games are the same."""
     if program.board is None:
         raise RuleError("E404", "the rulebook has no board", program.title.span,
                         hint="extend a rulebook that declares one, or add a `board:` block")
@@ -53,6 +56,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
     )
     settings, origins = settings_of(program)
     env = _Env(program, spaces, settings)
+    env.observe = observe
     whens = [(rule.name.name, stmt) for rule in program.rules for stmt in rule.body
              if isinstance(stmt, ast.When)]
     # `pay rent` reads the multipliers of the `rent is due` rules: they are placed first
@@ -130,6 +134,10 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = ()) -> R
         count_turns=env.turns,
         guarantees=compile_permits.guarantees(program),
         trade_rule=compile_permits.trade_rule(program),
+        observed=observe,
+        acting_rules=tuple(dict.fromkeys(
+            r.name.name for r in program.rules
+            if any(isinstance(x, (ast.When, ast.Permission)) for x in r.body))),
     )
 
 
@@ -231,6 +239,7 @@ class _Env:
         self.turns = False  # a value of turns taken needs them counted
         # the hooks the events' compiled forms place, by table (vocab/compiled.py)
         self.tables: dict = {}
+        self.observe = False  # hooks count their firings (compile_program)
 
     # -------------------------------------------------------------- tables
 
@@ -340,6 +349,8 @@ class _Env:
         tests = self.tests(when.conditions)
         owner = target.owner if isinstance(target, ast.SpaceByKind) else None
         owners = ANY_OWNER if owner is None else _OWNERS.get(owner, OWN)
+        if self.observe:
+            return owners, name, _observed(name, tests, effects)
         if len(effects) == 1 and not tests:
             return owners, name, effects[0]
 
@@ -819,6 +830,24 @@ def _gain(effects) -> int:
     return total
 
 
+def _observed(name: str, tests: tuple, effects: tuple):
+    """A hook that counts its firing in the game's tally once its conditions hold."""
+
+    def hook(g: Game, f: Firing):
+        for test in tests:
+            if not test(g, f):
+                return
+        tally = g.tally
+        if tally is not None:
+            tally.fire(name)
+        for effect in effects:
+            effect(g, f)
+            if g.stop:
+                return
+
+    return hook
+
+
 def _modified_rent(mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
 
@@ -831,6 +860,8 @@ def _modified_rent(mods, factor: int):
                     break
             else:
                 times *= mult
+                if g.tally is not None:
+                    g.tally.fire(rule)
                 if g._log:
                     by = (by or []) + [(rule, mult)]
         g.pay_rent(f, times, by)

@@ -138,6 +138,8 @@ CODES: dict[str, str] = {
     "W110": "effect that never happens",
     "W111": "dice that always give the same throw",
     "W112": "`else` that never runs",
+    "W113": "game that can end only at the turn cap",
+    "W114": "pot that nothing pays out",
 }
 
 

@@ -43,7 +43,7 @@ from rulelang.vocab.grammar import fill
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
            "tokens", "Lexeme", "normalize", "decode_source", "grammar_symbols",
            "COMMAND_LINE", "MAX_DEPTH", "MAX_NESTING", "MAX_BLOCK_LINES", "MAX_LINE_TOKENS",
-           "MAX_FACES", "MAX_RENTS"]
+           "MAX_FACES", "MAX_RENTS", "LENIENT_CODES"]
 
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -89,6 +89,9 @@ class _Indenter(Indenter):
     def process(self, stream):
         self.paren_level = 0
         self.indent_level = [0]
+        # Each level's indentation as written: its width with a tab as one column and the
+        # text, so that a comparison that depends on the width of a tab is E004.
+        self.indent_text: list[str] = [""]
         self.heads: list[Token] = []  # the first token of the line that opened each block
         self.lines: list[int] = [0]  # lines so far directly in each open block
         return self._process(stream)
@@ -131,6 +134,21 @@ class _Indenter(Indenter):
             yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token \
                 else Token(self.DEDENT_type, "", 0, 0, 0, 0, 0, 0)
 
+    def _same_either_way(self, indent_str: str, relation: str, line: int, token) -> None:
+        """E004 if the line's indentation compares with its block's (`>` deeper, `=` the
+        same) when a tab is 8 columns but not when it is 1: tabs and spaces mixed so that
+        the depth depends on the editor (as Python's TabError)."""
+        block = self.indent_text[-1]
+        if len(indent_str) > len(block) if relation == ">" else len(indent_str) == len(block):
+            return
+        how = "deeper" if relation == ">" else "the same depth"
+        span = ast.Span(self.path, line, 1, line, max(token.end_column, 2))
+        raise RuleError(
+            "E004", f"this line is indented by {_spell_indent(indent_str)} and its block by "
+            f"{_spell_indent(block) or 'nothing'}: {how} only if a tab is {self.tab_len} "
+            "columns wide (tabs and spaces mixed)", span,
+            hint="indent with spaces only (two per level is the custom), or with tabs only")
+
     def _span(self, token, line, column) -> ast.Span:
         width = len(token.value) if token.type not in _LAYOUT else 1
         line += self.offset
@@ -143,7 +161,9 @@ class _Indenter(Indenter):
         indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
         line = token.end_line + self.offset
         if indent > self.indent_level[-1]:
+            self._same_either_way(indent_str, ">", line, token)
             self.indent_level.append(indent)
+            self.indent_text.append(indent_str)
             if len(self.indent_level) > MAX_DEPTH + 1:
                 raise RuleError(
                     "E018", f"blocks are nested more than {MAX_DEPTH} deep here",
@@ -157,6 +177,7 @@ class _Indenter(Indenter):
         levels = list(self.indent_level)
         while indent < self.indent_level[-1]:
             self.indent_level.pop()
+            self.indent_text.pop()
             self.heads.pop()
             self.lines.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
@@ -167,6 +188,7 @@ class _Indenter(Indenter):
                 "E004", f"this line is indented by {indent}, which matches no enclosing block "
                 f"(indented by {shown})",
                 span, hint="indent the lines of a block by the same amount as its first line")
+        self._same_either_way(indent_str, "=", line, token)
         self.lines[-1] += 1
         if self.lines[-1] > MAX_BLOCK_LINES and self.heads:
             opener = self.heads[-1]
@@ -175,6 +197,12 @@ class _Indenter(Indenter):
                             self._span(opener, opener.line, opener.column),
                             hint="no printed game needs a block this long: split it, or "
                             "check that the file is a rulebook")
+
+
+def _spell_indent(indent_str: str) -> str:
+    """'a tab and 2 spaces': the characters of an indentation, counted."""
+    counts = ((indent_str.count("\t"), "tab"), (indent_str.count(" "), "space"))
+    return " and ".join(f"a {word}" if n == 1 else f"{n} {word}s" for n, word in counts if n)
 
 
 class _Nesting:
@@ -486,8 +514,21 @@ def parse_text(text: str, path: str, cached: bool = False) -> ast.File:
     return _parse_text(_normalize(text), path)
 
 
+# Tree-building errors after which the AST is whole, a placeholder value (0, or the value as
+# written) where the mistake was: a checker given it can still look at the rest of the file.
+LENIENT_CODES = frozenset({"E202", "E204", "E205", "E210"})
+
+
 def _parse_text(text: str, path: str) -> ast.File:
     """parse_text of a normalised text."""
+    result, errors = _parse_text_lenient(text, path, lenient=False)
+    return result
+
+
+def _parse_text_lenient(text: str, path: str, lenient: bool = True
+                        ) -> tuple[ast.File, list]:
+    """The AST of a normalised text and its tree-building errors when each is of
+    LENIENT_CODES (and `lenient`); any other error raises RuleError(s), as parse_text."""
     try:
         result, errors = _parse_chunks(text, path)
     except RuleError as e:
@@ -496,12 +537,14 @@ def _parse_text(text: str, path: str) -> ast.File:
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
+    if lenient and all(d.code in LENIENT_CODES for d in errors):
+        return result, list(errors)
     if len(errors) == 1:
         d = errors[0]
         raise RuleError(d.code, d.message, d.span, d.hint, d.notes)
     if errors:
         raise RuleErrors(errors)
-    return result
+    return result, []
 
 
 def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
@@ -714,7 +757,8 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
         line_text = text.split("\n")[e.line - 1] if e.line >= 1 else ""
         span = ast.Span(path, e.line, e.column, e.line, e.column + 1)
         return parse_errors.unexpected_character(
-            text[e.pos_in_stream], span, line_text[e.column - 1:], expected)
+            text[e.pos_in_stream], span, line_text[e.column - 1:], expected,
+            line_text[:e.column - 1])
     token = getattr(e, "token", None)
     if not isinstance(e, UnexpectedToken) or token is None or token.type == "$END":
         return parse_errors.unexpected_eof(_end_of_file(text, path), expected,
@@ -985,7 +1029,8 @@ class _Builder(Transformer):
                   negative_hint: str | None = None) -> int:
         """The number in a MONEY/INT/PERCENT token, reporting E205 if its unit is not `want`."""
         number = self._int(tok, negative_hint)
-        if tok.type != want:
+        too_long = len(tok.value.strip("$%x").lstrip("-")) > _MAX_DIGITS  # E202 already
+        if tok.type != want and not too_long:
             unit, form = _UNITS[want]
             self._error("E205", f"{what} is {unit}, found {_UNITS[tok.type][0]} '{tok.value}'",
                         self._tspan(tok), hint=f"write '{form.format(n=abs(number))}'")

@@ -76,9 +76,26 @@ def _found(kind: str, value: str) -> str:
     return f"'{value}'"
 
 
+# `-$60`: a sign before the amount (`$-60` is read as an amount, and the checker reports it)
+_NEGATIVE_AMOUNT = re.compile(r"-[ \t]*\$[ \t]*([0-9]+)")
+# The verb that gives the other direction of money.
+_OPPOSITE = {"collect": "pay", "pay": "collect", "receive": "pay"}
+
+
+def _negative_hint(digits: str, before: str) -> str:
+    """What to write instead of a negative amount after the words `before` it."""
+    words = re.findall(r"[A-Za-z_]+", before)
+    verb = words[-1] if words else ""
+    if verb in _OPPOSITE:
+        return (f"'pay' and 'collect' give the direction: write '{_OPPOSITE[verb]} "
+                f"${digits}' instead of '{verb} -${digits}'")
+    return f"'pay' and 'collect' give the direction: write ${digits}"
+
+
 def unexpected_character(char: str, span: Span, rest_of_line: str,
-                         expected: Expected) -> RuleError:
-    """A character no token can start with."""
+                         expected: Expected, before: str = "") -> RuleError:
+    """A character no token can start with; `rest_of_line`: the line from it on, `before`:
+    the line before it."""
     if char == '"':
         whole = Span(span.file, span.line, span.column, span.line,
                      span.column + max(1, len(rest_of_line)))
@@ -90,6 +107,12 @@ def unexpected_character(char: str, span: Span, rest_of_line: str,
     if char == "$":
         return RuleError("E001", "expected a whole amount after '$', like $50", span,
                          hint="amounts are whole numbers without separators: $1500")
+    negative = _NEGATIVE_AMOUNT.match(rest_of_line)
+    if char == "-" and negative:
+        amount = negative.group()
+        whole = Span(span.file, span.line, span.column, span.line, span.column + len(amount))
+        return RuleError("E204", f"amounts are never negative, found {amount}", whole,
+                         hint=_negative_hint(negative.group(1), before))
     shown = printable(char)
     if shown == char and not char.isprintable():
         shown = f"U+{ord(char):04X}"

@@ -21,7 +21,9 @@ import attrs
 from rulelang import ast, files
 from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
-from rulelang.source import decode_source, parse_cached, read_source
+from rulelang.source import (
+    decode_source, normalize, parse_cached, parse_cached_lenient, read_source,
+)
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "played_file",
            "did_you_mean", "closest"]
@@ -125,7 +127,8 @@ def merge(chain: list[ast.File], options: Iterable[str] = (),
 
 
 def load_chain(path: str, include_path: Iterable[str] = (),
-               data: bytes | None = None) -> list[ast.File]:
+               data: bytes | None = None,
+               typed: list[Diagnostic] | None = None) -> list[ast.File]:
     """The played file (`played_file`: an installed rulebook if no file is at `path`) and
     the files it extends, played first; E401/E402 on a broken chain, E419 for a played file
     that links out of the allowed directories or an `extends` outside them (`files.Library`),
@@ -135,17 +138,32 @@ def load_chain(path: str, include_path: Iterable[str] = (),
     check -` reads standard input, the language server an editor's unsaved text): `path`
     then only names it, and its `extends` are looked up from its directory (the current
     directory for a bare name such as `<stdin>`). Such a text changes from one reading to
-    the next: its AST is not kept in the cache."""
+    the next: its AST is not kept in the cache.
+
+    typed: if given, a file whose only errors are of units or values found while reading it
+    (`parse.LENIENT_CODES`) is loaded all the same, and its errors appended to `typed`
+    (`rulelang check` reports them with the checker's)."""
+    def parsed(text: str, shown: str, cached: bool = True) -> ast.File:
+        if not cached:
+            from rulelang.parse import _parse_text_lenient
+
+            file, errors = _parse_text_lenient(normalize(text), shown, typed is not None)
+        elif typed is None:
+            return parse_cached(text, shown)
+        else:
+            file, errors = parse_cached_lenient(text, shown)
+        if typed is not None:
+            typed.extend(errors)
+        return file
+
     if data is None:
         path = played_file(path)
         library = Library.of(path, include_path)
         library.admit(path)
-        file = parse_cached(read_source(path), path)
+        file = parsed(read_source(path), path)
     else:
-        from rulelang.parse import parse_text
-
         library = Library.of(path, include_path)
-        file = parse_text(decode_source(data, path), path)
+        file = parsed(decode_source(data, path), path, cached=False)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:
@@ -161,7 +179,7 @@ def load_chain(path: str, include_path: Iterable[str] = (),
                                     f.extends.span) for f in loop[:-1]])
         try:
             # The real path is read (the one found inside an allowed directory), shown as found
-            parent = parse_cached(read_source(real, target), target)
+            parent = parsed(read_source(real, target), target)
         except RuleError as e:
             code = e.diagnostic.code
             if code not in ("E401", "E420", "E421"):

@@ -214,6 +214,38 @@ class BatchResult:
         return d
 
 
+def batch_result(ruleset: str, players: int, seed: int,
+                 ended: Sequence[tuple[int, str, int | None]], elapsed: float) -> BatchResult:
+    """The summary of a batch from each finished game's (turns, end reason, winner), in seed
+    order; elapsed: the seconds the batch took."""
+    wins = [0] * players
+    reasons: dict[str, int] = {}
+    finished = capped = turns = 0
+    for game_turns, reason, winner in ended:
+        turns += game_turns
+        reasons[reason] = reasons.get(reason, 0) + 1
+        if winner is not None:
+            finished += 1
+            wins[winner] += 1
+        elif reason == "turn_cap":
+            capped += 1
+    done = len(ended)
+    return BatchResult(
+        ruleset=ruleset,
+        players=players,
+        seed=seed,
+        games=done,
+        finished=finished,
+        capped=capped,
+        wins_by_seat=tuple(wins),
+        end_reasons=dict(sorted(reasons.items())),
+        mean_turns=round(turns / done, 2) if done else 0.0,
+        turns_total=turns,
+        elapsed_s=round(elapsed, 3),
+        turns_per_s=round(turns / elapsed, 1) if elapsed > 0 else 0.0,
+    )
+
+
 class BatchInterrupted(KeyboardInterrupt):
     """Ctrl-C during `play_games`: `batch` summarises the games finished before it (its
     `games` counts them), and `asked` is how many games the batch was to play."""
@@ -243,33 +275,8 @@ def play_games(
     start = time.perf_counter()
 
     def summary() -> BatchResult:
-        elapsed = time.perf_counter() - start
-        wins = [0] * players
-        reasons: dict[str, int] = {}
-        finished = capped = turns = 0
-        for game_turns, reason, winner in ended:
-            turns += game_turns
-            reasons[reason] = reasons.get(reason, 0) + 1
-            if winner is not None:
-                finished += 1
-                wins[winner] += 1
-            elif reason == "turn_cap":
-                capped += 1
-        done = len(ended)
-        return BatchResult(
-            ruleset=rulebook.title,
-            players=players,
-            seed=seed,
-            games=done,
-            finished=finished,
-            capped=capped,
-            wins_by_seat=tuple(wins),
-            end_reasons=dict(sorted(reasons.items())),
-            mean_turns=round(turns / done, 2) if done else 0.0,
-            turns_total=turns,
-            elapsed_s=round(elapsed, 3),
-            turns_per_s=round(turns / elapsed, 1) if elapsed > 0 else 0.0,
-        )
+        return batch_result(rulebook.title, players, seed, ended,
+                            time.perf_counter() - start)
 
     try:
         for i in range(games):

@@ -17,15 +17,17 @@ import hashlib
 import importlib.util
 import os
 import pickle
+import re
 import sys
 import tempfile
 from pathlib import Path
 
 from rulelang import ast, cache
-from rulelang.diagnostics import RuleError
+from rulelang.diagnostics import Diagnostic, RuleError
 from rulelang.files import read_rules
 
 __all__ = ["COMMAND_LINE", "read_source", "decode_source", "normalize", "parse_cached",
+           "parse_cached_lenient",
            "AST_CACHE_FILES", "AST_CACHE_CHARS"]
 
 COMMAND_LINE = "<command line>"  # the file name of a --set override's spans
@@ -38,9 +40,66 @@ def read_source(path: str, shown: str | None = None) -> str:
     return decode_source(read_rules(str(path), shown), shown)
 
 
+# The first bytes (a pattern) of the binary formats a rules file is most often mistaken for:
+# what each is called in a message, and what to do instead.
+_SIGNATURES: tuple[tuple[bytes, str, str], ...] = (
+    (rb"\x1f\x8b", "gzip data", "decompress it first (gunzip FILE)"),
+    (rb"PK\x03\x04", "a zip archive", "extract the rules file from the archive first"),
+    (rb"PK\x05\x06", "a zip archive", "extract the rules file from the archive first"),
+    (rb"BZh[1-9]1AY&SY", "bzip2 data", "decompress it first (bunzip2 FILE)"),
+    (rb"\xfd7zXZ\x00", "xz data", "decompress it first (unxz FILE)"),
+    (rb"\x28\xb5\x2f\xfd", "zstd data", "decompress it first (unzstd FILE)"),
+    (rb"%PDF-", "a PDF document", "copy the rules out of the document into a text file"),
+    (rb"\x89PNG\r\n\x1a\n", "a PNG image", "name the rules file itself, not a picture"),
+    (rb"\xff\xd8\xff", "a JPEG image", "name the rules file itself, not a picture"),
+    (rb"GIF8[79]a", "a GIF image", "name the rules file itself, not a picture"),
+    (rb"\x7fELF", "a program (ELF)", "name the rules file itself, not a program"),
+    (rb"SQLite format 3\x00", "an SQLite database", "name the rules file itself"),
+    (rb"\xff\xfe|\xfe\xff", "", ""),  # UTF-16 text, with its byte-order mark
+)
+_UTF16 = ("this looks like UTF-16 text: a rules file is UTF-8",
+          "save the file as UTF-8 (your editor's encoding menu), or convert it: iconv -f "
+          "utf-16 -t utf-8")
+
+
+def _binary_kind(data: bytes) -> tuple[str, str] | None:
+    """The message and hint for data that is not text (what it looks like and what to do),
+    or None if it may be text."""
+    for magic, kind, hint in _SIGNATURES:
+        if re.match(magic, data):
+            return (f"this looks like {kind}, not a rules file", hint) if kind else _UTF16
+    nuls = data.count(0)
+    if not nuls:
+        return None
+    head = data[:4096]
+    # UTF-16 without a byte-order mark: Latin letters leave every other byte NUL.
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if max(even, odd) > len(head) // 4 and min(even, odd) == 0:
+        return _UTF16
+    # A stray NUL in a text (a name, a path) is that text's mistake, reported where it is;
+    # NULs in a row, many of them, or among bytes that are not UTF-8 are binary data.
+    if b"\x00\x00" in data or nuls * 32 > len(data) or not _is_utf8(data):
+        return ("this looks like binary data (it holds NUL bytes), not a rules file",
+                "a rules file is UTF-8 text: check that this is the file meant")
+    return None
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def decode_source(data: bytes, shown: str) -> str:
-    """The text of the bytes of a rules file named `shown`; E011 at the first byte that is
-    not UTF-8."""
+    """The text of the bytes of a rules file named `shown`; E011 for data that looks binary
+    (a compressed file, an archive, a document, an image, NULs: the file as a whole,
+    none of its bytes shown) or at the first byte that is not UTF-8."""
+    binary = _binary_kind(data)
+    if binary is not None:
+        message, hint = binary
+        raise RuleError("E011", message, ast.Span(shown, 0, 0, 0, 0), hint=hint)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -69,20 +128,30 @@ def parse_cached(text: str, path: str) -> ast.File:
     and code before, from the cache (which keeps the last AST_CACHE_FILES, of texts of at most
     AST_CACHE_CHARS characters: a rulebook is a few thousand). A text with errors is parsed
     every time, so its diagnostics are always the parser's."""
+    return _parse_cached(text, path, lenient=False)[0]
+
+
+def parse_cached_lenient(text: str, path: str) -> tuple[ast.File, list[Diagnostic]]:
+    """`parse_cached`, but a text whose only errors are of units or values found while
+    building the AST (`rulelang.parse.LENIENT_CODES`) gives its AST, placeholders where the
+    mistakes are, with those errors: the checker can look at the rest of the file. Any
+    other error raises, as parse_cached."""
+    return _parse_cached(text, path, lenient=True)
+
+
+def _parse_cached(text: str, path: str, lenient: bool) -> tuple[ast.File, list[Diagnostic]]:
     text = _normalize(text)
-    if len(text) > AST_CACHE_CHARS:
-        from rulelang.parse import _parse_text
+    key = _ast_key(text, path) if len(text) <= AST_CACHE_CHARS else None
+    if key is not None:
+        stored = _load_ast(key)
+        if stored is not None:
+            return stored, []
+    from rulelang.parse import _parse_text_lenient
 
-        return _parse_text(text, path)
-    key = _ast_key(text, path)
-    stored = _load_ast(key)
-    if stored is not None:
-        return stored
-    from rulelang.parse import _parse_text
-
-    result = _parse_text(text, path)
-    _save_ast(key, result)
-    return result
+    result, errors = _parse_text_lenient(text, path, lenient)
+    if key is not None and not errors:
+        _save_ast(key, result)
+    return result, errors
 
 
 # Checking a house rule parses the files it extends too, unchanged from one check to the

@@ -26,10 +26,11 @@ def _asts(folder: Path) -> list[Path]:
 
 
 def _no_parsing(monkeypatch):
-    def refused(text, path):
+    def refused(text, path, lenient=True):
         raise AssertionError("parsed again")
 
     monkeypatch.setattr(parse, "_parse_text", refused)
+    monkeypatch.setattr(parse, "_parse_text_lenient", refused)
 
 
 def test_a_file_parsed_once_comes_from_the_cache(folder, monkeypatch):

@@ -423,10 +423,11 @@ def test_cli_json_strict_and_options(tmp_path):
     plain = runner.invoke(check_cmd, [path, "--format", "json"])
     assert plain.exit_code == 0, plain.output
     report = json.loads(plain.output)
-    assert len(report) == 3 and all(
+    assert len(report) == 4 and all(
         set(d) == {"file", "line", "column", "end_line", "end_column", "severity", "code",
                    "message", "hint", "notes"} for d in report)
-    assert {d["code"] for d in report} == {"W101", "W105"}
+    # a board and one tax: nothing grows, no one goes bankrupt (W113)
+    assert {d["code"] for d in report} == {"W101", "W105", "W113"}
     assert {d["severity"] for d in report} == {"warning"}
     assert runner.invoke(check_cmd, [path, "--strict"]).exit_code == 1
     bad = runner.invoke(check_cmd, [path, "--option", "nope"])

@@ -188,10 +188,13 @@ def _grammar_rulebooks():
     spaced = {t.name: st.just(f" {t.pattern.value} ") for t in lark.terminals
               if t.pattern.type == "str"}
     word = lambda values: st.sampled_from(values).map(lambda v: f" {v} ")  # noqa: E731
+    # a name is never one of the language's words: `advance to a house of the player's
+    # choice` is a syntax error (E002), not a name the grammar accepts
+    keywords = {t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
     explicit = {
         **spaced,
         "STRING": word(_SPACE_NAMES),
-        "NAME": word(_NAMES),
+        "NAME": word([n for n in _NAMES if n not in keywords]),
         "INT": st.integers(0, 12).map(lambda n: f" {n} "),
         "MONEY": st.integers(0, 500).map(lambda n: f" ${n} "),
         "PERCENT": st.integers(0, 200).map(lambda n: f" {n}% "),

@@ -28,8 +28,9 @@ BLOCK = re.compile(r"^```rules[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 LEXER = RulesLexer(stripnl=False)  # every character of the text, blank lines too
 ANNOTATION = re.compile(r"#\s*E:\s*(.+)$")
 # The codes of characters that no token of the language starts with (an unexpected character,
-# a quote left open, a name in single quotes): the lexer marks them as errors too.
-CHARACTER_CODES = {"E001", "E007", "E012"}
+# a quote left open, a name in single quotes, the sign of `-$60`): the lexer marks them as
+# errors too.
+CHARACTER_CODES = {"E001", "E007", "E012", "E204"}
 
 
 def _blocks() -> list:

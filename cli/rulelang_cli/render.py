@@ -37,7 +37,7 @@ def raise_command_line_errors(diagnostics, prefix: str = "") -> None:
         raise click.BadParameter(prefix + usage_message(found), param_hint=option)
 
 
-def load_or_exit(file, options=(), parameters=(), include_path=()):
+def load_or_exit(file, options=(), parameters=(), include_path=(), observe=False):
     """The compiled rulebook of `file`; a usage error (exit 2) for a FILE that does not exist
     or a mistake of --option or --set, the diagnostics and exit 1 for a rulebook with errors."""
     from rulelang import RuleError, RuleErrors, load
@@ -48,7 +48,7 @@ def load_or_exit(file, options=(), parameters=(), include_path=()):
     except RuleError as e:
         raise click.BadParameter(usage_message(e.diagnostics), param_hint="FILE") from None
     try:
-        return load(file, options, parameters, include_path)
+        return load(file, options, parameters, include_path, observe=observe)
     except (RuleError, RuleErrors) as errors:
         raise_command_line_errors(errors.diagnostics)
         print_diagnostics(errors.diagnostics)

@@ -14,6 +14,7 @@ from rulelang.engine.game import MAX_SEED, MIN_SEED, Game
 from rulelang.runner import BatchInterrupted, make_agents, result_of
 
 from .main import short_help
+from .batch_options import check_dask, dask_option, jobs_option
 from .options import INTERRUPTED, agents_option, include_path_option
 from .outputs import check_outputs, log_writer
 from .render import load_or_exit
@@ -55,9 +56,11 @@ def game_outputs(command):
 @click.option("--set", "parameters", metavar="NAME=VALUE", multiple=True,
               help="agree a parameter of the rulebook before the game, e.g. time_limit=60")
 @include_path_option
+@jobs_option
+@dask_option
 @game_outputs
 def run(file, players, seed, games, max_turns, agents, options, parameters, include_path,
-        log_path, as_json, save_at, save_path, force):
+        jobs, dask, log_path, as_json, save_at, save_path, force):
     """Play FILE headlessly: one game, or a batch with --games.
 
     FILE is a path or an installed rulebook's name (`classic_1961`; `rulelang list` shows
@@ -66,6 +69,13 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
     the summary of the games it finished).
     """
     check_save_options(save_at, save_path)
+    spread = dask is not None or jobs != 1
+    if spread and games is None:
+        raise click.UsageError("--jobs and --dask spread a batch: give --games")
+    if spread and log_path is not None:
+        raise click.UsageError("--log writes one stream of events: it cannot be used with "
+                               "--jobs or --dask")
+    check_dask(dask)
     if games is not None and save_at is not None:
         raise click.UsageError("--save-at saves one game: it cannot be used with --games")
     if games is not None and seed + games - 1 > MAX_SEED:
@@ -91,6 +101,9 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
             game = Game(rulebook, make_agents(agents, players), seed=seed,
                         max_turns=max_turns, log=log)
             play_on(game, save_at, save_path, as_json, err)
+        elif spread:
+            _report_spread(file, rulebook, games, agents, players, seed, max_turns, options,
+                           parameters, include_path, jobs, dask, as_json)
         else:
             _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json,
                           err)
@@ -167,6 +180,26 @@ def _report_game(result, as_json, err=False):
               f"net worth {result.net_worth[seat]}", err)
 
 
+def _report_spread(file, rulebook, games, agents, players, seed, max_turns, options,
+                   parameters, include_path, jobs, dask, as_json) -> None:
+    """A batch spread over processes or a Dask cluster: the same summary as on one core."""
+    import time
+
+    from rulelang.batch import BatchSpec, agent_names
+    from rulelang.runner import batch_result
+
+    from .batch_options import play
+
+    spec = BatchSpec(file, games, players, agent_names(agents), seed, max_turns,
+                     tuple(options), tuple(parameters), tuple(include_path))
+    start = time.perf_counter()
+    records, interrupted = play(spec, rulebook, jobs, dask, as_json)
+    batch = batch_result(rulebook.title, players, seed,
+                         [(r.turns, r.end_reason, r.winner) for r in records],
+                         time.perf_counter() - start)
+    _print_batch(batch, games, seed, max_turns, as_json, interrupted)
+
+
 def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_json, err=False):
     progress = None
     bar = None
@@ -185,6 +218,10 @@ def _report_batch(rulebook, games, agents, players, seed, max_turns, log, as_jso
     finally:
         if bar is not None:
             bar.stop()
+    _print_batch(batch, games, seed, max_turns, as_json, interrupted, err)
+
+
+def _print_batch(batch, games, seed, max_turns, as_json, interrupted, err=False) -> None:
     if as_json:
         report = batch.to_json()
         if interrupted:

@@ -234,30 +234,36 @@ def _permit_trade(game: Game, seat: int, t: Trade) -> None:
 
 def refusing(game: Game, seat: int, action):
     """The first permission of the rulebook (tables.Permit) that refuses the action, or None;
-    its validity is not checked (see `apply` and the engine's questions). Raises nothing."""
+    its validity is not checked (see `apply` and the engine's questions). Raises nothing. A
+    refusal is a firing of the permission's rule (for the game's tally)."""
     permits = game.rulebook.permits
     kind = type(action)
     if kind is Trade:
-        return _refusing_trade(game, seat, action)
-    if kind is JailWay:
-        found = permits["pay_fine" if action.way == "pay" else "use_card"]
-        return _refusing(game, found, Firing.for_action(seat)) if found else None
-    name = _ACTION_NAMES[kind]
-    found = permits[name]
-    if not found:
-        return None
-    if kind is Bid:
-        return _refusing(game, found,
-                         Firing.for_action(seat, action.lot.pos, amount=action.amount))
-    st = game.state
-    pos = action.pos
-    if kind is Build:
-        building = _building(game, pos)
-    elif kind is Sell:
-        building = HOTEL if st.hotels[pos] else HOUSE
-    else:  # SellAll, Mortgage, Lift, Buy
-        building = NO_BUILDING
-    return _refusing_lot(game, name, seat, pos, st.owner[pos], -1, building)
+        found = _refusing_trade(game, seat, action)
+    elif kind is JailWay:
+        way = permits["pay_fine" if action.way == "pay" else "use_card"]
+        found = _refusing(game, way, Firing.for_action(seat)) if way else None
+    else:
+        name = _ACTION_NAMES[kind]
+        rules = permits[name]
+        if not rules:
+            return None
+        if kind is Bid:
+            found = _refusing(game, rules,
+                              Firing.for_action(seat, action.lot.pos, amount=action.amount))
+        else:
+            st = game.state
+            pos = action.pos
+            if kind is Build:
+                building = _building(game, pos)
+            elif kind is Sell:
+                building = HOTEL if st.hotels[pos] else HOUSE
+            else:  # SellAll, Mortgage, Lift, Buy
+                building = NO_BUILDING
+            found = _refusing_lot(game, name, seat, pos, st.owner[pos], -1, building)
+    if found is not None and game.tally is not None:
+        game.tally.fire(found.rule)
+    return found
 
 
 def permitted(game: Game, seat: int, action) -> None:

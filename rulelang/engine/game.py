@@ -22,6 +22,7 @@ from .firing import Firing
 from .holdings import Holdings
 from .state import State
 from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, RentContext, Rulebook
+from .tally import Tally
 
 BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
@@ -58,7 +59,7 @@ class Game(Holdings):
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
-        "_throw_extras", "_turn_extras",
+        "_throw_extras", "_turn_extras", "tally",
     )
 
     def __init__(
@@ -68,6 +69,7 @@ class Game(Holdings):
         seed: int = 0,
         max_turns: int = DEFAULT_MAX_TURNS,
         log: Callable[[str], None] | None = None,
+        tally: Tally | None = None,
     ):
         n = len(agents)
         s = rulebook.settings
@@ -77,6 +79,8 @@ class Game(Holdings):
         self.seed = seed
         self.rng = random.Random(seed_key(seed))
         self._log = log
+        # what `rulelang stats` counts (tally.py), from the setup on; None: nothing counted
+        self.tally: Tally | None = tally
         self.over = False
         self.end_reason: str | None = None
         self.winner: int | None = None
@@ -175,6 +179,13 @@ class Game(Holdings):
         record["rule"] = rule
         self._log(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
+    def _account_kind(self, account: int) -> str:
+        """"player", "bank", or the pot's name: the parties of a money flow (tally.py)."""
+        bank = self.state.bank
+        if account < bank:
+            return "player"
+        return "bank" if account == bank else self.rulebook.pots[account - bank - 1]
+
     def account_name(self, account: int):
         bank = self.state.bank
         if account > bank:
@@ -221,6 +232,9 @@ class Game(Holdings):
         cash = self.state.cash
         cash[src] -= amount
         cash[dst] += amount
+        tally = self.tally
+        if tally is not None:
+            tally.flow(rule, self._account_kind(src), self._account_kind(dst), amount)
         if self._log:
             self.emit("transfer", rule, source=self.account_name(src),
                       to=self.account_name(dst), amount=amount, reason=reason)
@@ -497,7 +511,7 @@ class Game(Holdings):
                 for rule, mult in by:
                     self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
             cash = st.cash
-            if cash[seat] >= rent and not self._log:
+            if cash[seat] >= rent and not self._log and self.tally is None:
                 cash[seat] -= rent
                 cash[owner] += rent
             else:
@@ -605,6 +619,8 @@ class Game(Holdings):
         # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
         st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
         dice = self.roll(seat, "turn")
+        if self.tally is not None:
+            self.tally.thrown()
         total = self.dice_total
         streak = 1 if self.last_double else 0
         self._faces(seat, dice, total, streak)
@@ -683,6 +699,8 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
+            if self.tally is not None:
+                self.tally.thrown()
             streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
             if extras:
                 if rb.face_hooks:
@@ -712,6 +730,8 @@ class Game(Holdings):
                 tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
                 return
+            if self.tally is not None:
+                self.tally.ended(self.state.position[seat], self.state.in_jail[seat])
             rolled += 1
             if rolled >= MAX_ROLLS:
                 endings.at_bound(self, "roll_limit")
@@ -730,6 +750,8 @@ class Game(Holdings):
                     self._jail_turn(seat)
                 else:
                     self._rolls(seat)
+                if self.tally is not None:
+                    self._throw_ended(seat)
                 if not st.bankrupt[seat]:
                     self._manage(seat)
             except GameOver:
@@ -758,6 +780,8 @@ class Game(Holdings):
                         self._rolls(seat)
                 else:
                     self._rolls(seat)
+            if self.tally is not None:
+                self._throw_ended(seat)
             if not st.bankrupt[seat]:
                 self._manage(seat)
                 if c.turn_end and not st.bankrupt[seat] and not self.over:
@@ -765,6 +789,15 @@ class Game(Holdings):
         except GameOver:
             pass
         self._next()
+
+    def _throw_ended(self, seat: int) -> None:
+        """The turn's last throw is over: the tally counts where it left the player."""
+        tally = self.tally
+        if tally is not None:
+            if self.state.bankrupt[seat]:
+                tally.dropped()
+            else:
+                tally.ended(self.state.position[seat], self.state.in_jail[seat])
 
     def _manage(self, seat: int) -> None:
         """The player's decisions between rolls: one action at a time, until it passes."""

@@ -231,6 +231,10 @@ class Rulebook:
     # the rule that governs trades (their log lines and refusals name it)
     guarantees: frozenset = frozenset()
     trade_rule: str = "engine"
+    # compiled to count each rule's firings in a game's tally (compile_program's `observe`)
+    observed: bool = False
+    # the rules that can fire (a `when` or a permission), in rule order; the others only set
+    acting_rules: tuple[str, ...] = ()
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
