@@ -452,3 +452,13 @@ def test_what_a_word_names(tmp_path, line, word, kind, shown, declared):
     assert shown in hover.hover(analysis, ref)
     spans = navigate.definition(analysis, ref)
     assert [s.file.endswith(declared) for s in spans] == ([True] if declared else [])
+
+
+def test_a_wrong_unit_keeps_the_names(tmp_path):
+    """A mistake of units (E205) is reported and the text's own AST still answers: the
+    parser's lenient errors do not make the analysis stale."""
+    analysis = _analysis(tmp_path, HOUSE.replace("collect $300", "collect 300"))
+    assert [(d.code, d.span.line) for d in analysis.diagnostics] == [("E205", 6)]
+    assert not analysis.stale
+    ref = navigate.reference_at(analysis, 8, 8)
+    assert (ref.kind, ref.name) == ("rule", "baltic_bonus")
