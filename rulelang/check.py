@@ -28,7 +28,8 @@ from rulelang.vocab.game_events import MONEY, STILL
 from rulelang.vocab.permissions import BUILDINGS, KINDS, SUBJECTS
 from rulelang.resolve import did_you_mean, load_chain, merge
 
-__all__ = ["check", "check_path", "SPACE_KINDS", "PROPERTY_KINDS", "TARGET_KINDS"]
+__all__ = ["check", "check_path", "check_chain", "SPACE_KINDS", "PROPERTY_KINDS",
+           "TARGET_KINDS"]
 
 # What `a KIND` and `the nearest KIND` may name: a space kind, any property, any space.
 TARGET_KINDS = ("property", "space") + SPACE_KINDS
@@ -97,6 +98,21 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     typed: list[Diagnostic] = []  # errors of units and values found while reading the files
     try:
         chain = load_chain(str(path), include_path, data, typed)
+    except RuleError as e:
+        return None, [e.diagnostic]
+    except RuleErrors as e:
+        return None, limited(e.diagnostics)
+    return check_chain(chain, options, overrides, typed)
+
+
+def check_chain(chain: list[ast.File], options: Iterable[str] = (),
+                overrides: Iterable[ast.Set] = (), typed: Iterable[Diagnostic] = (),
+                ) -> tuple[ast.Program | None, list[Diagnostic]]:
+    """`check_path` of a chain of parsed files (`resolve.load_chain`; typed: the errors of
+    units and values it found): the language server checks the text being edited, read once
+    for its diagnostics and its names."""
+    typed = list(typed)
+    try:
         overrides = tuple(overrides)
         history: list = []  # the rules later files replaced or removed
         program, errors = merge(chain, options, overrides, history)

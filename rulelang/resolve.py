@@ -21,7 +21,9 @@ import attrs
 from rulelang import ast, files
 from rulelang.diagnostics import Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.files import Library
-from rulelang.source import decode_source, parse_cached, parse_cached_lenient, read_source
+from rulelang.source import (
+    decode_source, normalize, parse_cached, parse_cached_lenient, read_source,
+)
 
 __all__ = ["resolve", "resolve_with_errors", "load_chain", "merge", "played_file",
            "did_you_mean", "closest"]
@@ -133,17 +135,25 @@ def load_chain(path: str, include_path: Iterable[str] = (),
     E420/E421 for a file that is not a regular file or is too large.
 
     data: the played file's bytes when they come from elsewhere than a file (`rulelang
-    check -` reads standard input): `path` then only names it, and its `extends` are looked
-    up from the current directory.
+    check -` reads standard input, the language server an editor's unsaved text): `path`
+    then only names it, and its `extends` are looked up from its directory (the current
+    directory for a bare name such as `<stdin>`). Such a text changes from one reading to
+    the next: its AST is not kept in the cache.
 
     typed: if given, a file whose only errors are of units or values found while reading it
     (`parse.LENIENT_CODES`) is loaded all the same, and its errors appended to `typed`
     (`rulelang check` reports them with the checker's)."""
-    def parsed(text: str, shown: str) -> ast.File:
-        if typed is None:
+    def parsed(text: str, shown: str, cached: bool = True) -> ast.File:
+        if not cached:
+            from rulelang.parse import _parse_text_lenient
+
+            file, errors = _parse_text_lenient(normalize(text), shown, typed is not None)
+        elif typed is None:
             return parse_cached(text, shown)
-        file, errors = parse_cached_lenient(text, shown)
-        typed.extend(errors)
+        else:
+            file, errors = parse_cached_lenient(text, shown)
+        if typed is not None:
+            typed.extend(errors)
         return file
 
     if data is None:
@@ -152,8 +162,8 @@ def load_chain(path: str, include_path: Iterable[str] = (),
         library.admit(path)
         file = parsed(read_source(path), path)
     else:
-        library = Library.of(os.path.join(os.curdir, os.path.basename(path)), include_path)
-        file = parsed(decode_source(data, path), path)
+        library = Library.of(path, include_path)
+        file = parsed(decode_source(data, path), path, cached=False)
     chain = [file]
     seen = {os.path.realpath(path): file}
     while file.extends is not None:

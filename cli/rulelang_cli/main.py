@@ -1,5 +1,5 @@
 """The `rulelang` command: check, format, explain, show, run, bench and analyze rulebooks;
-list the installed ones; resume saved games; build the compiled engine."""
+list the installed ones; resume saved games; build the compiled engine; serve editors."""
 
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ _COMMANDS = {
     "resume": ("rulelang_cli.resume_cmd:resume", "Play on a saved game to its end."),
     "native": ("rulelang_cli.native_cmd:native_group",
                "Build, inspect or remove the engine compiled with mypyc."),
+    "lsp": ("rulelang_cli.lsp_cmd:lsp",
+            "The language server, for editors: diagnostics, hover, completion."),
 }
 
 def short_help(name: str) -> str:
