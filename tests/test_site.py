@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import io
 import os
-import pty
 import re
 import subprocess
 import sys
@@ -134,6 +133,8 @@ def test_explain_prints_markdown_when_piped(capsys):
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 def test_explain_on_a_real_terminal():
     """`rulelang explain E211` run on a pseudo-terminal prints the rendered section."""
+    import pty
+
     main, child = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env.update(TERM="xterm-256color", COLUMNS="100")
