@@ -28,7 +28,7 @@ from attrs import frozen
 
 ROOT = Path(__file__).resolve().parent.parent
 COPIED = ("rulelang", "cli", "tests", "rulesets", "docs", "editors", "README.md",
-          "pyproject.toml")
+          "pyproject.toml", "mkdocs.yml")
 
 
 @frozen

@@ -1,5 +1,6 @@
-"""`rulelang explain CODE|WORDS`: a diagnostic code's explanation (docs/errors.md), or a word of
-the language (an event, condition, effect, setting ...) from its declaration."""
+"""`rulelang explain CODE|WORDS`: a diagnostic code's explanation (docs/errors.md), rendered on
+a terminal and as written when piped, or a word of the language (an event, condition, effect,
+setting ...) from its declaration."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def explain(what: tuple[str, ...]) -> None:
             hint = did_you_mean(code, CODES) or "codes look like E104 or W101"
             raise click.BadParameter(printable(f"there is no code '{code}'; {hint}"),
                                      param_hint="CODE")
-        click.echo(explanation(code))
+        show_section(explanation(code))
         return
     found = find(text)
     if not found:
@@ -35,3 +36,18 @@ def explain(what: tuple[str, ...]) -> None:
         raise click.BadParameter(printable(f"'{text}' is neither a code nor a word of the "
                                            f"language; {hint}"), param_hint="CODE|WORDS")
     click.echo("\n\n".join(describe(item) for item in found))
+
+
+def show_section(text: str, console=None) -> None:
+    """Print a section of docs/errors.md: rendered by rich on a terminal (headings, emphasis,
+    ```rules blocks in colour by the `rules` lexer), its Markdown as written otherwise, so
+    that piped output can be searched and pasted."""
+    from rich.console import Console
+
+    console = console or Console(highlight=False)
+    if not console.is_terminal:
+        click.echo(text)
+        return
+    from rich.markdown import Markdown
+
+    console.print(Markdown(text))
