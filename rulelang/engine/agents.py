@@ -358,7 +358,7 @@ class DefaultAgent(Agent):
         for other in game.bidders():
             if other != seat and st.jail_cards[other]:
                 trade = Trade(other, cash=price, take_cards=1)
-                if not self._asks_trade or _may(game, seat, trade):
+                if _may(game, seat, trade):  # a permission on trading jail cards, say
                     return trade
         return None
 
