@@ -559,6 +559,17 @@ def _lap(env: _Env, c):
     return owner_lapped
 
 
+@compiled("players_turn")
+def _players_turn(env: _Env, c):
+    """Its turn: the seat whose turn is being played, outside the window between turns."""
+    neg = c.negated
+    if c.subject == "player":
+        return lambda g, f: (not g.between and f.player == g.state.current) != neg
+    if c.subject == "partner":
+        return lambda g, f: (not g.between and f.other == g.state.current) != neg
+    return lambda g, f: (not g.between and f.owner == g.state.current) != neg
+
+
 @compiled("in_jail")
 def _in_jail(env: _Env, c):
     neg = c.negated

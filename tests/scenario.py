@@ -64,7 +64,7 @@ class Scripted(Agent):
 
     def __init__(self, buy=False, bids=(), jail="roll", tax=0, actions=(), raise_with=(),
                  accept=False, lift_on_transfer=False, wants_building=False, place=None,
-                 attentive=True, claim_delay=0, claim=False, token_to=None):
+                 attentive=True, claim_delay=0, claim=False, token_to=None, between=()):
         self.buy_answer = buy
         self.bids = list(bids)
         self.jail_answer = jail
@@ -79,6 +79,7 @@ class Scripted(Agent):
         self.claim_answer = claim
         self.token_to = token_to
         self.claim_delay = claim_delay
+        self.between_actions = list(between)
         self.asked: list[tuple] = []
 
     def buy(self, game, seat, pos):
@@ -101,6 +102,11 @@ class Scripted(Agent):
 
     def manage(self, game, seat):
         return self.actions.pop(0) if self.actions else None
+
+    def between(self, game, seat):
+        """The next scripted action between turns; it notes who was about to play."""
+        self.asked.append(("between", game.state.current))
+        return self.between_actions.pop(0) if self.between_actions else None
 
     def accept_trade(self, game, seat, proposer, trade):
         return self.accept

@@ -163,7 +163,7 @@ def test_time_limit_ends_at_the_agreed_time_and_the_richest_wins():
             best = max(valuation(game, s) for s in alive)
             assert valuation(game, game.winner) == best
         else:
-            assert game.end_reason == "last_player" and game.state.turn < 90
+            assert game.end_reason == "last_player" and game.state.turn <= 90  # a last bankruptcy in the 90th turn
     assert seen >= 30
 
 

@@ -38,8 +38,8 @@ def _played_to(game, turn):
 
 @pytest.fixture(scope="module")
 def good():
-    """A real save: four default players at turn 40, seat 0 holding the orange group built."""
-    game = _played_to(Game(load(RULES), make_agents("default", 4), seed=1), 40)
+    """A real save: four default players at turn 44, seat 0 holding the orange group built."""
+    game = _played_to(Game(load(RULES), make_agents("default", 4), seed=1), 44)
     st_ = game.state
     assert [st_.owner[q] for q in ORANGE] == [0, 0, 0] and all(st_.houses[q] for q in ORANGE)
     assert st_.owner[READING] == 0 and st_.owner[MEDITERRANEAN] == -1 and not any(st_.jail_cards)

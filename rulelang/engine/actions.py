@@ -478,6 +478,18 @@ def apply(game: Game, seat: int, action) -> None:
     run(game, seat, action)
 
 
+# What a player may do between turns (Game._between_turns): the actions of its own turn.
+BETWEEN_TURNS = (Build, Sell, SellAll, Mortgage, Lift, Trade)
+
+
+def apply_between(game: Game, seat: int, action) -> None:
+    """An action between turns: one of BETWEEN_TURNS, validated as on the player's turn."""
+    if type(action) not in BETWEEN_TURNS:
+        raise IllegalAction("agent", f"not an action between turns: {action!r} (build, "
+                            "sell, mortgage, lift or trade)")
+    apply(game, seat, action)
+
+
 def _apply_build(game: Game, seat: int, action) -> None:
     pos, st = action.pos, game.state
     kind, cost = check_build(game, seat, pos)

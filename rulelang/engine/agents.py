@@ -57,6 +57,12 @@ class Agent:
         """One action between rolls (Build, Sell, SellAll, Mortgage, Lift, Trade) or None."""
         return None
 
+    def between(self, game: Game, seat: int):
+        """One action between two turns, before the turn of `game.state.current` (Build,
+        Sell, SellAll, Mortgage, Lift, Trade: a prisoner may buy a jail card), or None to
+        pass until the next turn."""
+        return None
+
     def accept_trade(self, game: Game, seat: int, proposer: int, trade: Trade) -> bool:
         return False
 
@@ -146,6 +152,7 @@ class DefaultAgent(Agent):
     def __init__(self, reserve: int = 150):
         self.reserve = reserve
         self._traded_at = -1
+        self._card_asked = -1  # the turn before which it last offered to buy a jail card
         self._idle_need = 0  # passing until the cash reaches this,
         self._idle_version = -1  # while the player's holdings stay as they were
         self._idle_supply = -1  # and the bank's supply of houses and hotels too
@@ -328,6 +335,33 @@ class DefaultAgent(Agent):
             self._idle_need, self._idle_version, self._idle_supply = need, version, supply
         return action
 
+    def between(self, game: Game, seat: int):
+        """Between turns as on its own turn (what it builds or lifts with the rent it just
+        collected, its trades); a prisoner about to play that wants out and holds no card
+        first offers to buy another player's "Get Out of Jail Free" card for less than the
+        fine (004 LA PRISON)."""
+        st = game.state
+        if st.in_jail[seat] and seat == st.current and not st.jail_cards[seat] \
+                and self._card_asked != st.turn:
+            self._card_asked = st.turn
+            trade = self._buy_jail_card(game, seat)
+            if trade is not None:
+                return trade
+        return self.manage(game, seat)
+
+    def _buy_jail_card(self, game: Game, seat: int):
+        st = game.state
+        price = game.settings.jail_fine * 4 // 5
+        unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
+        if unowned <= 6 or price <= 0 or st.cash[seat] < price + self.reserve:
+            return None  # it stays in jail as long as it may (jail), or cannot spare it
+        for other in game.bidders():
+            if other != seat and st.jail_cards[other]:
+                trade = Trade(other, cash=price, take_cards=1)
+                if _may(game, seat, trade):  # a permission on trading jail cards, say
+                    return trade
+        return None
+
     def _improve(self, game: Game, seat: int, cash: int):
         """(action, 0): lift a mortgage or build, the best use of spare cash; or (None, need):
         nothing to do now, and no improvement until the player holds `need` in cash."""
@@ -428,6 +462,12 @@ class DefaultAgent(Agent):
         gets = trade.give if trade.partner == seat else trade.take
         gives = trade.take if trade.partner == seat else trade.give
         cash_in = trade.cash if trade.partner == seat else -trade.cash
+        if not gets and not gives:
+            # jail cards for cash: a card is worth three quarters of the fine it saves
+            cards_in = trade.give_cards if trade.partner == seat else trade.take_cards
+            cards_out = trade.take_cards if trade.partner == seat else trade.give_cards
+            card = game.settings.jail_fine * 3 // 4
+            return cash_in + (cards_in - cards_out) * card > 0
         completes_mine = any(
             all(st.owner[q] == seat or q in gets for q in rb.groups[rb.spaces[p].group])
             for p in gets if rb.spaces[p].kind == "street"
@@ -532,6 +572,26 @@ class RandomAgent(Agent):
                      and _may(game, seat, SellAll(q))]
             return SellAll(built[0]) if built else None
         return self.rng.choice(choices)
+
+    def between(self, game: Game, seat: int):
+        """Mostly passes; else one action as on its turn, or, in jail, an offer for another
+        player's jail card."""
+        r = self.rng.random()
+        if r < 0.85:
+            return None
+        st = game.state
+        if st.in_jail[seat] and r < 0.9:
+            holders = [p for p in game.bidders() if p != seat and st.jail_cards[p]]
+            if holders and st.cash[seat] > 0:
+                trade = Trade(self.rng.choice(holders), take_cards=1,
+                              cash=self.rng.randint(0, min(st.cash[seat],
+                                                           2 * game.settings.jail_fine)))
+                try:  # the engine says whether the rulebook allows it
+                    act.check_trade(game, seat, trade)
+                except act.IllegalAction:
+                    return None
+                return trade
+        return self.manage(game, seat)
 
     def manage(self, game: Game, seat: int):
         r = self.rng.random()

@@ -59,7 +59,7 @@ class Game(Holdings):
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
-        "_throw_extras", "_turn_extras", "tally",
+        "_throw_extras", "_turn_extras", "tally", "between",
     )
 
     def __init__(
@@ -86,6 +86,7 @@ class Game(Holdings):
         self.winner: int | None = None
         self.stop = False  # the current player's turn is interrupted (jail, bankruptcy)
         self.again = False  # the current player rolls once more
+        self.between = False  # the players are acting between two turns (_between_turns)
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
@@ -737,13 +738,21 @@ class Game(Holdings):
                 endings.at_bound(self, "roll_limit")
 
     def play_turn(self) -> None:
-        """One player's turn: all its rolls, then its decisions between turns."""
+        """Between turns, every player's actions; then one player's turn: all its rolls,
+        then its decisions."""
         if self.over:
             return
         st = self.state
         seat = st.current
         self.stop = False
         self._depth = 0
+        if st.turn:
+            try:
+                self._between_turns(seat)
+            except GameOver:
+                self._next()
+                return
+            self.stop = False
         if not self._turn_extras:  # roll (or a turn in jail), then manage
             try:
                 if st.in_jail[seat]:
@@ -798,6 +807,37 @@ class Game(Holdings):
                 tally.dropped()
             else:
                 tally.ended(self.state.position[seat], self.state.in_jail[seat])
+
+    def _between_turns(self, first: int) -> None:
+        """Between two turns every player still in the game, in seat order from the player
+        about to play (a prisoner too), may build, sell, mortgage, lift and trade (004
+        MAISONS, HYPOTHÈQUES « en tout temps »; 000 « entre les tours des autres joueurs »;
+        003 N'ATTENDEZ PAS VOTRE TOUR): each agent's `between` answers one action at a
+        time until it passes."""
+        st = self.state
+        n = st.players
+        agents = self.agents
+        bankrupt = st.bankrupt
+        self.between = True
+        try:
+            for k in range(n):
+                seat = first + k
+                if seat >= n:
+                    seat -= n
+                if bankrupt[seat]:
+                    continue
+                agent = agents[seat]
+                for _ in range(MAX_ACTIONS):
+                    action = agent.between(self, seat)
+                    if action is None:
+                        break
+                    act.apply_between(self, seat, action)
+                    if bankrupt[seat] or self.over:
+                        break
+                if self.over:
+                    return
+        finally:
+            self.between = False
 
     def _manage(self, seat: int) -> None:
         """The player's decisions between rolls: one action at a time, until it passes."""

@@ -33,6 +33,13 @@ CONDITIONS = (
         (Param("name", "option"),),
         example='when a player lands on "Free Parking" if option jackpot: collect $500'),
     Primitive(
+        "players_turn", "condition", ast.Condition,
+        (Form("it is [{negated}] the {subject} 's turn", {"test": "turn"}),),
+        "the player (or the owner of the space of the event, or the partner of a trade) is "
+        "playing its turn; between two turns, it is no one's",
+        (_NOT, _WHO),
+        example="a player may not build unless it is the player's turn"),
+    Primitive(
         "holds", "condition", ast.Condition,
         (Form("the space holds token {token}", {"subject": "space", "test": "holds"}),),
         "the token stands on the space of the player",
