@@ -49,7 +49,7 @@ SECTIONS = {
     "003_cf5f0e5cf17a0285.txt — Monopoly Dinosaures !": 48,
     "000_f0eb6d046e265a62.txt — Le Seigneur des Anneaux (French): the standard rules": 48,
     "002_a6a1695109225a9e.txt — Star Wars Épisode II (French): the standard rules": 48,
-    "001_bd79da9b55a59a3a.txt — The Lord of the Rings Trilogy Edition (English, 2003)": 68,
+    "001_bd79da9b55a59a3a.txt — The Lord of the Rings Trilogy Edition (English, 2003)": 69,
     "000_f0eb6d046e265a62.txt — Le Seigneur des Anneaux, Édition Trilogie (LOTR parts)": 24,
     "002_a6a1695109225a9e.txt — Monopoly Star Wars Épisode II (edition parts)": 27,
 }
