@@ -1,5 +1,7 @@
 """Scenario tests of Monopoly Dinosaures ! (003) and of its quick game."""
 
+import json
+
 import pytest
 
 from rulelang.engine.actions import Build, IllegalAction, Sell, apply
@@ -54,14 +56,43 @@ def test_eras_rent_by_the_number_held(held, rent):
     assert game.state.cash[0] == 1500 + rent and game.state.cash[1] == 1500 - rent
 
 
-@pytest.mark.parametrize("owned, rent", [(("Découverte passée",), 12),
-                                         (("Découverte passée", "Découverte future"), 30)])
-def test_decouvertes_rent_is_the_dice_times_4_or_10(owned, rent):
-    """Découvertes: the dice times 4, times 10 with both."""
-    game = scenario(name=DINOS, dice=[(1, 2)], current=1, positions={1: "Connecticut Avenue"},
-                    owners={d: 0 for d in owned})
+@pytest.mark.parametrize("owned, rent", [(("Découverte passée",), 4 * 11),
+                                         (("Découverte passée", "Découverte future"), 10 * 11)])
+def test_decouvertes_rent_is_a_new_throw_times_4_or_10(owned, rent):
+    """Découvertes: « lancez les dés et multipliez le résultat par 4 », by 10 with both: a new
+    throw for the rent (5 + 6), not the throw that moved the pawn (1 + 2)."""
+    log = []
+    game = scenario(name=DINOS, dice=[(1, 2), (5, 6)], current=1,
+                    positions={1: "Connecticut Avenue"}, owners={d: 0 for d in owned}, log=log)
     game.play_turn()
-    assert game.state.cash[0] == 1500 + rent
+    assert game.state.position[1] == P("Découverte passée")
+    assert game.state.cash[0] == 1500 + rent and game.state.cash[1] == 1500 - rent
+    assert [e["dice"] for e in map(json.loads, log) if e["event"] == "roll"][-2:] == [
+        [1, 2], [5, 6]]
+
+
+def test_no_throw_for_a_mortgaged_decouverte():
+    """Découvertes and PROPRIÉTÉ APPARTENANT DÉJÀ À UN AUTRE JOUEUR: no rent on a mortgaged
+    lot, so no throw for it (the script holds no second throw)."""
+    game = scenario(name=DINOS, dice=[(1, 2)], current=1, positions={1: "Connecticut Avenue"},
+                    owners={"Découverte passée": 0}, mortgaged=["Découverte passée"])
+    game.play_turn()
+    assert game.state.cash[0] == game.state.cash[1] == 1500
+
+
+def test_the_nearest_utility_card_pays_ten_times_one_new_throw():
+    """Découvertes and the classic card « throw dice and pay owner a total ten times the
+    amount thrown »: one throw for the rent, x10 (the card's), not two throws."""
+    log = []
+    game = scenario(name=DINOS, dice=[(3, 4), (5, 6)], current=1,
+                    owners={"Découverte passée": 0}, decks={"Site de fouilles": ["CH04"]},
+                    log=log)
+    game.play_turn()
+    assert game.state.position[1] == P("Découverte passée")
+    assert game.state.cash[0] == 1500 + 110 and game.state.cash[1] == 1500 - 110
+    rolls = [(e["rule"], e["dice"]) for e in map(json.loads, log)
+             if e["event"] == "roll" and e["rule"] != "first_player"]
+    assert rolls == [("turn", [3, 4]), ("rent", [5, 6])]
 
 
 def test_auction_opens_at_1_and_is_paid_in_notes():
