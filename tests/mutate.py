@@ -62,7 +62,8 @@ BUGS = (
     Bug("bankruptcy_forgets_mortgage_interest", "a bankruptcy to a player that forgets the "
         "mortgages: the creditor pays no interest on the mortgaged deeds",
         "rulelang/engine/endings.py",
-        "            act.deeds_received(game, [(creditor, pos) for pos in lots])\n",
+        "            act.deeds_received(game, [(creditor, pos) for pos in lots],\n"
+        "                               rb.course.deed_from_bankrupt)\n",
         "            pass\n"),
     Bug("card_lost", "a card lost from its deck: drawn and never put back under",
         "rulelang/engine/game.py",

@@ -219,7 +219,8 @@ def test_events_log_nothing_themselves(tmp_path):
 # the events of the course an official rulebook waits for: the setup (P1, P2), transfer
 # interest (M2), the bankruptcies (X1; E1, E2 in the short games), the building shortage (K1,
 # K2) and the time limit (T1)
-REGULAR = {"setup_first", "setup_last", "deed_changes_hands", "bankrupt", "shortage"}
+REGULAR = {"setup_first", "setup_last", "deed_changes_hands", "deed_from_bankrupt", "bankrupt",
+           "shortage"}
 
 
 @pytest.mark.parametrize("name, waits", [

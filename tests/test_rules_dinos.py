@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from rulelang.engine.actions import Build, IllegalAction, Sell, apply
+from rulelang.engine.actions import Build, IllegalAction, Lift, Sell, Trade, apply
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
 from scenario import Scripted, assert_dealt, refused, rulebook, scenario, total_money
@@ -122,6 +122,52 @@ def test_bankruptcy_to_the_bank_auctions_the_lots_unmortgaged():
     assert st.bankrupt[0] and st.owner[P("Oriental Avenue")] == 1
     assert not st.mortgaged[P("Oriental Avenue")] and st.cash[1] == 1460
     assert total_money(game) == 0
+
+
+def test_a_mortgaged_lot_bought_by_trade_is_lifted_at_once_for_its_mortgage_value():
+    """PASSEZ DES ACCORDS: « soit lever immédiatement l'hypothèque en payant à la banque la
+    valeur de l'hypothèque »: the buyer lifts it at once for the mortgage value alone, 75,
+    not 75 + 10% (decision, as written)."""
+    game = scenario(name=DINOS, agents=[Scripted(), Scripted(accept=True, lift_on_transfer=True),
+                                        Scripted()],
+                    owners={"Découverte passée": 0}, mortgaged=["Découverte passée"])
+    bank = game.state.cash[game.state.bank]
+    apply(game, 0, Trade(1, give=(P("Découverte passée"),), cash=-40))
+    st = game.state
+    assert st.owner[P("Découverte passée")] == 1 and not st.mortgaged[P("Découverte passée")]
+    assert st.cash[:2] == [1540, 1500 - 40 - 75]
+    assert st.cash[st.bank] == bank + 75
+    assert total_money(game) == 0
+
+
+def test_a_mortgaged_lot_bought_by_trade_and_kept_pays_ten_percent_now_and_again_later():
+    """PASSEZ DES ACCORDS: « soit garder l'hypothèque et payer les 10% d'intérêts ... payer de
+    nouveau les 10% d'intérêts »: 8 now; lifting later costs the value and 10% again."""
+    game = scenario(name=DINOS, agents=[Scripted(), Scripted(accept=True), Scripted()],
+                    owners={"Découverte passée": 0}, mortgaged=["Découverte passée"])
+    apply(game, 0, Trade(1, give=(P("Découverte passée"),), cash=-40))
+    st = game.state
+    assert st.mortgaged[P("Découverte passée")] and st.cash[1] == 1500 - 40 - 8
+    apply(game, 1, Lift(P("Découverte passée")))
+    assert st.cash[1] == 1452 - 83 and not st.mortgaged[P("Découverte passée")]
+    assert total_money(game) == 0
+
+
+@pytest.mark.parametrize("lifts, paid", [(False, 8), (True, 8 + 75)])
+def test_the_creditor_of_a_bankrupt_pays_ten_percent_then_the_value_if_he_lifts(lifts, paid):
+    """AU SECOURS !: the creditor « doit immédiatement payer 10% d'intérêts sur chaque propriété
+    hypothéquée qu'il récupère puis choisir de conserver les hypothèques ... ou tout régler
+    tout de suite »: 10%, then the mortgage value if he lifts (unlike a trade's lifting)."""
+    creditor = Scripted(lift_on_transfer=lifts)
+    game = scenario(name=DINOS, agents=[Scripted(), creditor, Scripted()], dice=[(2, 3)],
+                    positions={0: "Pennsylvania Avenue"}, cash={0: 30},
+                    owners={"Boardwalk": 1, "Découverte passée": 0},
+                    mortgaged=["Découverte passée"])
+    game.play_turn()
+    st = game.state
+    assert st.bankrupt[0] and st.owner[P("Découverte passée")] == 1
+    assert st.mortgaged[P("Découverte passée")] == (not lifts)
+    assert st.cash[1] == 1500 + 30 - paid and total_money(game) == 0
 
 
 def test_rent_must_be_claimed_before_the_next_player_rolls():
