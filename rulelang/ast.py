@@ -691,8 +691,10 @@ class MortgageEvent:
 
 @node
 class DeedChangesHands:
-    """`when a deed changes hands`: a deed passes to a player by a trade or a bankruptcy."""
+    """`when a deed changes hands [by a trade | from a bankrupt player]`: a deed passes to a
+    player by a trade or a bankruptcy (how: None, "trade", "bankruptcy")."""
 
+    how: str | None = None
     span: Span = field(eq=False, default=NOWHERE)
 
 
@@ -1146,9 +1148,11 @@ class PayFine:
 
 @node
 class LiftOrInterest:
-    """`lift the mortgage or pay the interest` (a deed changes hands): the new owner lifts
-    the mortgaged deed at once or pays the bank the interest."""
+    """`lift the mortgage [at its value] or pay the interest` (a deed changes hands): the new
+    owner lifts the mortgaged deed at once (with the interest, or at the mortgage value
+    alone) or pays the bank the interest."""
 
+    at_value: bool = False
     span: Span = field(eq=False, default=NOWHERE)
 
 

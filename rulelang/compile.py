@@ -927,11 +927,15 @@ def _count_lap(g: Game, f: Firing):
 
 
 def _then_rolled(effects: tuple):
-    """`roll the dice`, then the effects after it with the firing of the new throw."""
+    """`roll the dice`, then the effects after it with the firing of the new throw; a card's
+    `rent dice xN` on the firing takes that throw instead of another."""
 
     def roll(g: Game, f: Firing):
         g.roll(f.player, f.rule)
         thrown = f.thrown(g.last_roll, g.dice_total)
+        rent = f.rent
+        if rent is not None and rent.dice_multiplier is not None and not rent.thrown:
+            thrown = thrown.with_rent(RentContext(rent.factor, rent.dice_multiplier, True))
         for effect in effects:
             effect(g, thrown)
             if g.stop:

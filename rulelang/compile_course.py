@@ -57,11 +57,19 @@ def _instruction(env, name: str, when: ast.When, to: str | None = None) -> co.In
 # Each places the rule's hook, or its instruction, in a table of env (vocab/compiled.py).
 
 
-@compiled("turn_ends", "sent_to_jail", "jail_turn", "leaves_jail", "deed_changes_hands",
-          "cannot_pay", "game_ends")
+@compiled("turn_ends", "sent_to_jail", "jail_turn", "leaves_jail", "cannot_pay", "game_ends")
 def _for_the_player(env, rule: str, when: ast.When) -> None:
     """One tuple of hooks per event, fired for the player."""
     env.hooks(type(when.event)).append(env.hook(rule, when, None))
+
+
+@compiled("deed_changes_hands")
+def _deed_changes_hands(env, rule: str, when: ast.When) -> None:
+    """The hooks of a deed received by a trade, and of one from a bankrupt player."""
+    hook = env.hook(rule, when, None)
+    for how in ("trade", "bankruptcy"):
+        if when.event.how in (None, how):
+            env.hooks((ast.DeedChangesHands, how)).append(hook)
 
 
 @compiled("property_event")
@@ -144,7 +152,8 @@ def course(env) -> co.Course:
         sold=(hooks(("sold", "house")), hooks(("sold", "hotel"))),
         mortgage_taken=hooks(("mortgage", "taken")),
         mortgage_lifted=hooks(("mortgage", "lifted")),
-        deed_changes_hands=hooks(ast.DeedChangesHands),
+        deed_changes_hands=hooks((ast.DeedChangesHands, "trade")),
+        deed_from_bankrupt=hooks((ast.DeedChangesHands, "bankruptcy")),
         card_drawn=tuple(tuple(d) for d in drawn) if drawn else (),
         cannot_pay=hooks(ast.CannotPay),
         game_ends=hooks(ast.GameEnds),
@@ -190,7 +199,7 @@ def _pay_fine(env, e):
 
 @compiled("lift_or_interest")
 def _lift_or_interest(env, e):
-    return act.lift_or_interest
+    return act.lift_at_value_or_interest if e.at_value else act.lift_or_interest
 
 
 @compiled("auction_building", "bank_auctions_lots", "everything_to_creditor")

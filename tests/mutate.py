@@ -62,8 +62,38 @@ BUGS = (
     Bug("bankruptcy_forgets_mortgage_interest", "a bankruptcy to a player that forgets the "
         "mortgages: the creditor pays no interest on the mortgaged deeds",
         "rulelang/engine/endings.py",
-        "            act.deeds_received(game, [(creditor, pos) for pos in lots])\n",
+        "            act.deeds_received(game, [(creditor, pos) for pos in lots],\n"
+        "                               rb.course.deed_from_bankrupt)\n",
         "            pass\n"),
+    Bug("basculement_by_a_later_throw", "the Force symbols moved by the last throw of the turn "
+        "(a card's utility throw) instead of the throw that showed the Basculement",
+        "rulelang/engine/tokens.py",
+        "hook(game, Firing(seat, pos, st.owner[pos], -1, dice, total, rule, None))",
+        "hook(game, Firing(seat, pos, st.owner[pos], -1, game.last_roll, total, rule, None))"),
+    Bug("battle_winner_must_move_the_symbol", "Star Wars: the winner of a battle is made to "
+        "move the symbol (« vous pouvez déplacer ce symbole »)", "rulesets/starwars_ep2.rules",
+        "the player chooses one: move the token to a free property; nothing",
+        "move the token to a free property"),
+    Bug("decouverte_rent_by_the_moving_throw", "Dinosaures: the Découvertes' rent by the throw "
+        "that moved the pawn, not a new throw", "rulesets/dinos.rules",
+        "unless the space is mortgaged: roll the dice, pay rent",
+        "unless the space is mortgaged: pay rent"),
+    Bug("card_rent_thrown_twice", "a card's `rent dice xN` throws again after a rule's `roll the "
+        "dice` made the throw", "rulelang/engine/game.py",
+        "if not ctx.thrown:  # else the firing's throw is that new throw",
+        "if True:"),
+    Bug("traded_mortgage_lifted_with_interest", "Dinosaures: a mortgaged lot bought by trade and "
+        "lifted at once costs the mortgage plus 10%", "rulesets/dinos.rules",
+        "lift the mortgage at its value or pay the interest",
+        "lift the mortgage or pay the interest"),
+    Bug("bankrupts_mortgage_lifted_at_value", "Dinosaures: the creditor of a bankrupt lifts "
+        "a mortgage for its value alone, without the 10% he owes first", "rulesets/dinos.rules",
+        "from a bankrupt player if the space is mortgaged: lift the mortgage or pay",
+        "from a bankrupt player if the space is mortgaged: lift the mortgage at its value or pay"),
+    Bug("fourth_stronghold", "LOTR short game: a fourth stronghold before the fortress",
+        "rulesets/lotr_short.rules",
+        "  set houses_per_hotel = 3\n",
+        "  set houses_per_hotel = 4\n"),
     Bug("card_lost", "a card lost from its deck: drawn and never put back under",
         "rulelang/engine/game.py",
         "        deck.append(card_index)\n        by_card = f.by_card(card.rule)\n",

@@ -14,7 +14,8 @@ import rulelang
 from rulelang.check import check_path
 from rulelang.engine.course import NO_COURSE
 from rulelang.runner import make_agents
-from scenario import rulebook
+from rulelang.engine.actions import Trade, apply
+from scenario import Scripted, pos, rulebook, scenario
 from strategies import SEEDS, course_rules
 
 MIXED = ["default", "random", "default", "random"]
@@ -207,6 +208,28 @@ rule epilogue:
     assert g.end_reason == "turn_cap" and calls == []
 
 
+def test_a_deed_changes_hands_by_a_trade_or_from_a_bankrupt_player(tmp_path):
+    """`a deed changes hands by a trade` fires for the deeds of a trade only, `from a bankrupt
+    player` for the deeds a bankrupt leaves to its creditor only."""
+    path = tmp_path / "how.rules"
+    path.write_text('rulebook "how"\nextends "classic_1961.rules"\n'
+                    'rule by_trade:\n  cite "test", "how"\n'
+                    '  when a deed changes hands by a trade: collect $1\n'
+                    'rule from_bankrupt:\n  cite "test", "how"\n'
+                    '  when a deed changes hands from a bankrupt player: collect $2\n',
+                    encoding="utf-8")
+    traded = scenario(name=str(path), agents=[Scripted(), Scripted(accept=True), Scripted()],
+                      owners={"Baltic Avenue": 0, "Oriental Avenue": 0})
+    apply(traded, 0, Trade(1, give=(pos(traded, "Baltic Avenue"), pos(traded, "Oriental Avenue")),
+                           cash=-10))
+    assert traded.state.cash[1] == 1500 - 10 + 2 * 1
+    inherited = scenario(name=str(path), dice=[(2, 3)], positions={0: "Pennsylvania Avenue"},
+                         cash={0: 30}, owners={"Boardwalk": 1, "Oriental Avenue": 0})
+    inherited.play_turn()
+    assert inherited.state.bankrupt[0]
+    assert inherited.state.cash[1] == 1500 + 30 + 2
+
+
 def test_events_log_nothing_themselves(tmp_path):
     """A rule that does nothing on every event leaves the game exactly as it was."""
     events = ["a turn ends", "a player is sent to jail", "a player takes a turn in jail",
@@ -226,7 +249,8 @@ def test_events_log_nothing_themselves(tmp_path):
 # the events of the course an official rulebook waits for: the setup (P1, P2), transfer
 # interest (M2), the bankruptcies (X1; E1, E2 in the short games), the building shortage (K1,
 # K2) and the time limit (T1)
-REGULAR = {"setup_first", "setup_last", "deed_changes_hands", "bankrupt", "shortage"}
+REGULAR = {"setup_first", "setup_last", "deed_changes_hands", "deed_from_bankrupt", "bankrupt",
+           "shortage"}
 
 
 @pytest.mark.parametrize("name, waits", [

@@ -1,8 +1,10 @@
 """Scenario tests of Monopoly Dinosaures ! (003) and of its quick game."""
 
+import json
+
 import pytest
 
-from rulelang.engine.actions import Build, IllegalAction, Sell, apply
+from rulelang.engine.actions import Build, IllegalAction, Lift, Sell, Trade, apply
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
 from scenario import Scripted, assert_dealt, refused, rulebook, scenario, total_money
@@ -54,14 +56,43 @@ def test_eras_rent_by_the_number_held(held, rent):
     assert game.state.cash[0] == 1500 + rent and game.state.cash[1] == 1500 - rent
 
 
-@pytest.mark.parametrize("owned, rent", [(("Découverte passée",), 12),
-                                         (("Découverte passée", "Découverte future"), 30)])
-def test_decouvertes_rent_is_the_dice_times_4_or_10(owned, rent):
-    """Découvertes: the dice times 4, times 10 with both."""
-    game = scenario(name=DINOS, dice=[(1, 2)], current=1, positions={1: "Connecticut Avenue"},
-                    owners={d: 0 for d in owned})
+@pytest.mark.parametrize("owned, rent", [(("Découverte passée",), 4 * 11),
+                                         (("Découverte passée", "Découverte future"), 10 * 11)])
+def test_decouvertes_rent_is_a_new_throw_times_4_or_10(owned, rent):
+    """Découvertes: « lancez les dés et multipliez le résultat par 4 », by 10 with both: a new
+    throw for the rent (5 + 6), not the throw that moved the pawn (1 + 2)."""
+    log = []
+    game = scenario(name=DINOS, dice=[(1, 2), (5, 6)], current=1,
+                    positions={1: "Connecticut Avenue"}, owners={d: 0 for d in owned}, log=log)
     game.play_turn()
-    assert game.state.cash[0] == 1500 + rent
+    assert game.state.position[1] == P("Découverte passée")
+    assert game.state.cash[0] == 1500 + rent and game.state.cash[1] == 1500 - rent
+    assert [e["dice"] for e in map(json.loads, log) if e["event"] == "roll"][-2:] == [
+        [1, 2], [5, 6]]
+
+
+def test_no_throw_for_a_mortgaged_decouverte():
+    """Découvertes and PROPRIÉTÉ APPARTENANT DÉJÀ À UN AUTRE JOUEUR: no rent on a mortgaged
+    lot, so no throw for it (the script holds no second throw)."""
+    game = scenario(name=DINOS, dice=[(1, 2)], current=1, positions={1: "Connecticut Avenue"},
+                    owners={"Découverte passée": 0}, mortgaged=["Découverte passée"])
+    game.play_turn()
+    assert game.state.cash[0] == game.state.cash[1] == 1500
+
+
+def test_the_nearest_utility_card_pays_ten_times_one_new_throw():
+    """Découvertes and the classic card « throw dice and pay owner a total ten times the
+    amount thrown »: one throw for the rent, x10 (the card's), not two throws."""
+    log = []
+    game = scenario(name=DINOS, dice=[(3, 4), (5, 6)], current=1,
+                    owners={"Découverte passée": 0}, decks={"Site de fouilles": ["CH04"]},
+                    log=log)
+    game.play_turn()
+    assert game.state.position[1] == P("Découverte passée")
+    assert game.state.cash[0] == 1500 + 110 and game.state.cash[1] == 1500 - 110
+    rolls = [(e["rule"], e["dice"]) for e in map(json.loads, log)
+             if e["event"] == "roll" and e["rule"] != "first_player"]
+    assert rolls == [("turn", [3, 4]), ("rent", [5, 6])]
 
 
 def test_auction_opens_at_1_and_is_paid_in_notes():
@@ -91,6 +122,52 @@ def test_bankruptcy_to_the_bank_auctions_the_lots_unmortgaged():
     assert st.bankrupt[0] and st.owner[P("Oriental Avenue")] == 1
     assert not st.mortgaged[P("Oriental Avenue")] and st.cash[1] == 1460
     assert total_money(game) == 0
+
+
+def test_a_mortgaged_lot_bought_by_trade_is_lifted_at_once_for_its_mortgage_value():
+    """PASSEZ DES ACCORDS: « soit lever immédiatement l'hypothèque en payant à la banque la
+    valeur de l'hypothèque »: the buyer lifts it at once for the mortgage value alone, 75,
+    not 75 + 10% (decision, as written)."""
+    game = scenario(name=DINOS, agents=[Scripted(), Scripted(accept=True, lift_on_transfer=True),
+                                        Scripted()],
+                    owners={"Découverte passée": 0}, mortgaged=["Découverte passée"])
+    bank = game.state.cash[game.state.bank]
+    apply(game, 0, Trade(1, give=(P("Découverte passée"),), cash=-40))
+    st = game.state
+    assert st.owner[P("Découverte passée")] == 1 and not st.mortgaged[P("Découverte passée")]
+    assert st.cash[:2] == [1540, 1500 - 40 - 75]
+    assert st.cash[st.bank] == bank + 75
+    assert total_money(game) == 0
+
+
+def test_a_mortgaged_lot_bought_by_trade_and_kept_pays_ten_percent_now_and_again_later():
+    """PASSEZ DES ACCORDS: « soit garder l'hypothèque et payer les 10% d'intérêts ... payer de
+    nouveau les 10% d'intérêts »: 8 now; lifting later costs the value and 10% again."""
+    game = scenario(name=DINOS, agents=[Scripted(), Scripted(accept=True), Scripted()],
+                    owners={"Découverte passée": 0}, mortgaged=["Découverte passée"])
+    apply(game, 0, Trade(1, give=(P("Découverte passée"),), cash=-40))
+    st = game.state
+    assert st.mortgaged[P("Découverte passée")] and st.cash[1] == 1500 - 40 - 8
+    apply(game, 1, Lift(P("Découverte passée")))
+    assert st.cash[1] == 1452 - 83 and not st.mortgaged[P("Découverte passée")]
+    assert total_money(game) == 0
+
+
+@pytest.mark.parametrize("lifts, paid", [(False, 8), (True, 8 + 75)])
+def test_the_creditor_of_a_bankrupt_pays_ten_percent_then_the_value_if_he_lifts(lifts, paid):
+    """AU SECOURS !: the creditor « doit immédiatement payer 10% d'intérêts sur chaque propriété
+    hypothéquée qu'il récupère puis choisir de conserver les hypothèques ... ou tout régler
+    tout de suite »: 10%, then the mortgage value if he lifts (unlike a trade's lifting)."""
+    creditor = Scripted(lift_on_transfer=lifts)
+    game = scenario(name=DINOS, agents=[Scripted(), creditor, Scripted()], dice=[(2, 3)],
+                    positions={0: "Pennsylvania Avenue"}, cash={0: 30},
+                    owners={"Boardwalk": 1, "Découverte passée": 0},
+                    mortgaged=["Découverte passée"])
+    game.play_turn()
+    st = game.state
+    assert st.bankrupt[0] and st.owner[P("Découverte passée")] == 1
+    assert st.mortgaged[P("Découverte passée")] == (not lifts)
+    assert st.cash[1] == 1500 + 30 - paid and total_money(game) == 0
 
 
 def test_rent_must_be_claimed_before_the_next_player_rolls():

@@ -1,10 +1,10 @@
 """Scenario tests of the LOTR short game (its five changes) and time-limit game (001)."""
 
 import rulelang
-from rulelang.engine.actions import Build, apply
+from rulelang.engine.actions import Build, apply, legal_actions
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
-from scenario import RULESETS, Scripted, pos, scenario, total_money
+from scenario import RULESETS, Scripted, pos, refused, scenario, total_money
 
 SHORT = "lotr_short.rules"
 TIMED = "lotr_timed.rules"
@@ -35,6 +35,22 @@ def test_change_2_a_fortress_after_three_strongholds():
     before = regular.state.hotels[pos(regular, "Bag End")]
     apply(regular, 0, Build(pos(regular, "Bag End")))
     assert regular.state.hotels[pos(regular, "Bag End")] == before  # a fourth stronghold
+    assert regular.state.houses[pos(regular, "Bag End")] == 4
+
+
+def test_change_2_no_fourth_stronghold_even_without_a_fortress_to_buy():
+    """SHORT GAME 2: « You need only three strongholds (instead of four) ... before you may buy
+    a fortress » (decision D9, as the 004 and 000 short games): three strongholds is the most
+    a territory holds; with no fortress left in the Bank nothing more is built there, where
+    the regular game builds a fourth stronghold."""
+    owners = {"Bag End": 0, "Farmer Maggot's": 0}
+    three = {"Bag End": 3, "Farmer Maggot's": 3}
+    game = scenario(name=SHORT, owners=owners, houses=three, bank_hotels=0)
+    assert not [a for a in legal_actions(game, 0) if isinstance(a, Build)]
+    refused(game, 0, Build(pos(game, "Bag End")), "building_shortage")
+    assert game.state.houses[pos(game, "Bag End")] == 3
+    regular = scenario(name="lotr.rules", owners=owners, houses=three, bank_hotels=0)
+    apply(regular, 0, Build(pos(regular, "Bag End")))
     assert regular.state.houses[pos(regular, "Bag End")] == 4
 
 

@@ -57,12 +57,15 @@ def test_buy_or_auction(name):
 
 @parametrize
 def test_railroad_and_utility_rents(name):
-    """Gares / eras by the number held; services / Découvertes the dice x4."""
+    """Gares / eras by the number held; services / Découvertes the dice x4 (Découvertes: of
+    a new throw, test_rules_dinos.py)."""
     game = scenario(name=name, dice=[(2, 3)], current=1, owners={
         N(name, "Reading Railroad"): 0, N(name, "Pennsylvania Railroad"): 0})
     game.play_turn()
     assert game.state.cash[0] == 1550
-    game = scenario(name=name, dice=[(1, 2)], current=1, positions={1: "Connecticut Avenue"},
+    rent_throw = [(1, 2)] if name == "dinos.rules" else []
+    game = scenario(name=name, dice=[(1, 2)] + rent_throw, current=1,
+                    positions={1: "Connecticut Avenue"},
                     owners={N(name, "Electric Company"): 0})
     game.play_turn()
     assert game.state.cash[0] == 1512

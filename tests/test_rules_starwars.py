@@ -140,6 +140,39 @@ def test_basculement_moves_both_symbols_by_their_dice_after_the_pawn():
     assert where(game, "Force obscure") == "Baltic Avenue"
 
 
+def test_a_card_throw_after_a_basculement_leaves_the_symbols_to_the_basculement_throw():
+    """A votre tour 3: « selon le résultat indiqué par le dé de leur couleur »: the symbols move
+    by the throw that showed the Basculement, not by a throw a card asks for after it (the
+    utility card's « lancez les dés »: 6 + 5 here)."""
+    lines = []
+    game = sw(dice=[(3, 1, BASCULEMENT), (6, 5, "carré noir")],
+              positions={0: "Tennessee Avenue", 1: "Jail", 2: "Jail"},
+              owners={"Water Works": 1}, decks={"Jedi": ["CH04"]},
+              tokens={"Force claire": "Free Parking", "Force obscure": "GO"}, log=lines)
+    game.play_turn()
+    assert game.state.position[0] == pos(game, "Water Works")
+    assert game.state.cash[0] == 1500 - 10 * 11  # the card's throw pays the rent
+    assert where(game, "Force claire") == "Indiana Avenue"  # 20 + 3, not 20 + 6
+    assert where(game, "Force obscure") == "Mediterranean Avenue"  # 0 + 1, not 0 + 5
+    events = [json.loads(line) for line in lines]
+    turn = next(i for i, e in enumerate(events) if e["rule"] == "turn")
+    moves = [(e["event"], e["rule"]) for e in events[turn:] if e["event"] in ("roll", "token")]
+    assert moves == [("roll", "turn"), ("roll", "rent"), ("token", "force_shift"),
+                     ("token", "force_shift")]  # the symbols move after the card's throw
+
+
+def test_a_basculement_shown_by_a_card_throw_moves_no_symbol():
+    """A votre tour 3: a card's « lancez les dés » is no throw of the turn: a Basculement it
+    shows moves no symbol; the turn's throw, a square, moved none."""
+    game = sw(dice=[(3, 1, "carré blanc"), (6, 5, BASCULEMENT)],
+              positions={0: "Tennessee Avenue", 1: "Jail", 2: "Jail"},
+              owners={"Water Works": 1}, decks={"Jedi": ["CH04"]},
+              tokens={"Force claire": "Free Parking", "Force obscure": "GO"})
+    game.play_turn()
+    assert game.state.cash[0] == 1500 - 10 * 11
+    assert where(game, "Force claire") == "Free Parking" and where(game, "Force obscure") == "GO"
+
+
 @pytest.mark.parametrize("square", ["carré blanc", "carré noir"])
 def test_a_square_moves_no_symbol(square):
     """A votre tour 3: "Si vous obtenez un carré, noir ou blanc, ne déplacez aucun symbole"."""
@@ -166,6 +199,43 @@ def test_a_light_player_landing_on_the_dark_symbol_fights_and_wins_on_white():
     assert "Palais Royal" in free
     assert game.state.cash[0] == 1500
     assert total_money(game) == 0
+
+
+class Chooser(Scripted):
+    """Answers `the player chooses one` from a list, and records the options it was offered."""
+
+    def __init__(self, answers=(), **kw):
+        super().__init__(**kw)
+        self.answers = list(answers)
+        self.offered: list = []
+
+    def choose(self, game, seat, choice):
+        self.offered.append((choice.rule, choice.options))
+        return self.answers.pop(0)
+
+
+@pytest.mark.parametrize("answer, symbol", [(0, "Park Place"), (1, "Baltic Avenue")])
+def test_the_winner_may_move_the_symbol_or_leave_it(answer, symbol):
+    """Combattre la force: « vous pouvez déplacer ce symbole sur n'importe quelle autre case
+    inoccupée »: the winner chooses to move it (to the space it picks) or to leave it where
+    it stands (decision S6)."""
+    agent = Chooser([answer], token_to="Park Place")
+    game = sw(agents=[agent, Scripted(), Scripted()], dice=[(1, 2, "carré noir"), "carré blanc"],
+              tokens={"Force obscure": "Baltic Avenue", "Force claire": "Free Parking"})
+    game.play_turn()
+    assert agent.offered == [("battles", ("move the token to a free property", "nothing"))]
+    assert where(game, "Force obscure") == symbol
+    assert game.state.cash[0] == 1500
+    assert total_money(game) == 0
+
+
+def test_the_winner_is_not_asked_to_move_the_symbol_after_a_lost_battle():
+    """Combattre la force: only a won battle offers the move; a lost one costs 200."""
+    agent = Chooser([])
+    game = sw(agents=[agent, Scripted(), Scripted()], dice=[(1, 2, "carré noir"), "carré noir"],
+              tokens={"Force obscure": "Baltic Avenue", "Force claire": "Free Parking"})
+    game.play_turn()
+    assert agent.offered == [] and game.state.cash[0] == 1300
 
 
 def test_a_lost_battle_costs_200_to_the_bank():

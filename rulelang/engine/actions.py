@@ -764,35 +764,44 @@ def _trade(game: Game, seat: int, t: Trade) -> None:
     for q in t.take:
         game.give_deed(q, seat, rule)
     if game.rulebook.course.deed_changes_hands:
-        deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take])
+        deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take],
+                       game.rulebook.course.deed_changes_hands)
 
 
-def deeds_received(game: Game, received) -> None:
-    """`a deed changes hands`, once per (new owner, deed) in order, skipping an owner made
-    bankrupt meanwhile; the deed is the hooks' context."""
-    hooks = game.rulebook.course.deed_changes_hands
+def deeds_received(game: Game, received, hooks: tuple) -> None:
+    """`a deed changes hands` (the hooks of a trade's deeds, or of a bankrupt's), once per
+    (new owner, deed) in order, skipping an owner made bankrupt meanwhile; the deed is the
+    hooks' context."""
     for seat, pos in received:
         if not game.state.bankrupt[seat]:
             course.fire(game, hooks, seat, pos)
 
 
-def lift_or_interest(game: Game, f: Firing) -> None:
+def lift_or_interest(game: Game, f: Firing, at_value: bool = False) -> None:
     """`lift the mortgage or pay the interest` on the deed the player has just received (the
-    firing's space): the new owner lifts it, if it holds the price and wishes so, or pays the
-    bank the interest (rounded up), by the firing's rule."""
+    firing's space): the new owner lifts it, if it holds the price (with the interest, or
+    `at_value` the mortgage value alone) and wishes so, or pays the bank the interest
+    (rounded up), by the firing's rule."""
     st = game.state
     seat, pos, rule = f.player, f.space, f.rule
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
-    if st.cash[seat] >= lift_cost(game, pos) and game.agents[seat].lift_on_transfer(game, seat, pos):
+    cost = game.rulebook.spaces[pos].mortgage if at_value else lift_cost(game, pos)
+    if st.cash[seat] >= cost and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", rule, player=seat, space=game.rulebook.spaces[pos].name)
-        game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", rule)
+        game.transfer(seat, st.bank, cost, "lift mortgage", rule)
         if game.rulebook.course.mortgage_lifted:
             course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
     else:
         game.charge(seat, st.bank, interest(game, pos), "mortgage interest", rule)
+
+
+def lift_at_value_or_interest(game: Game, f: Firing) -> None:
+    """`lift the mortgage at its value or pay the interest`: as `lift_or_interest`, the
+    lifting at once costing the mortgage value alone."""
+    lift_or_interest(game, f, True)
 
 
 # ------------------------------------------------------------------ auctions

@@ -68,7 +68,8 @@ class Course:
     sold: tuple = ((), ())
     mortgage_taken: tuple = ()
     mortgage_lifted: tuple = ()
-    deed_changes_hands: tuple = ()
+    deed_changes_hands: tuple = ()  # a deed received by a trade
+    deed_from_bankrupt: tuple = ()  # a deed received from a bankrupt player
     # per deck (or () when no rule waits): a card is drawn
     card_drawn: tuple = ()
     cannot_pay: tuple = ()

@@ -152,8 +152,9 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         st.jail_cards[seat] = []
         for pos in lots:
             game.give_deed(pos, creditor, label)
-        if not ending and rb.course.deed_changes_hands:
-            act.deeds_received(game, [(creditor, pos) for pos in lots])
+        if not ending and rb.course.deed_from_bankrupt:
+            act.deeds_received(game, [(creditor, pos) for pos in lots],
+                               rb.course.deed_from_bankrupt)
     else:
         for deck_index, card_index in st.jail_cards[seat]:
             st.decks[deck_index].append(card_index)

@@ -97,6 +97,12 @@ class Firing:
         return Firing(self.player, self.space, self.owner, self.token, dice, total, self.rule,
                       self.rent, self.streak, self.other, self.amount, self.building, self.card)
 
+    def with_rent(self, rent: RentContext | None) -> Firing:
+        """The same event, the rent due changed as a card says."""
+        return Firing(self.player, self.space, self.owner, self.token, self.dice, self.total,
+                      self.rule, rent, self.streak, self.other, self.amount, self.building,
+                      self.card)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Firing):
             return NotImplemented

@@ -484,8 +484,9 @@ class Game(Holdings):
                 total = f.total
                 if ctx is not None and ctx.dice_multiplier is not None:
                     mult = ctx.dice_multiplier
-                    self.roll(st.current, f.rule)
-                    total = self.dice_total
+                    if not ctx.thrown:  # else the firing's throw is that new throw
+                        self.roll(st.current, f.rule)
+                        total = self.dice_total
                 rent = mult * total
         if ctx is not None:
             rent *= ctx.factor

@@ -40,6 +40,9 @@ class RentContext:
 
     factor: int = 1
     dice_multiplier: int | None = None
+    # the firing's throw is already the new one `rent dice xN` asks for (a `roll the dice`
+    # of the landing rule made it): no second throw
+    thrown: bool = False
 
 
 @frozen

@@ -188,7 +188,9 @@ def claim_free(game: Game, f: Firing) -> None:
 
 def faces_after(game: Game, seat: int, dice: tuple, total: int) -> None:
     """The rules on a face `after moving`: they fire even if the turn was interrupted; their
-    firing is of the throw, where the player stands after the move."""
+    firing is of the turn's throw `dice`, where the player stands after the move. A throw a
+    card or a rule makes on the way (a utility's rent, `roll the dice`) is its own: it
+    neither replaces these dice nor fires these rules."""
     st = game.state
     if game.over or st.bankrupt[seat]:
         return

@@ -82,9 +82,12 @@ GAME_EVENTS = (
         example="when a mortgage is taken: pay $5"),
     Primitive(
         "deed_changes_hands", "event", ast.DeedChangesHands,
-        (Form("a/an deed changes hands"),),
-        "once per deed a player receives by a trade or from a bankrupt player, after the whole "
-        "trade or transfer; the player is the new owner",
+        (Form("a/an deed changes hands"),
+         Form("a/an deed changes hands by a trade", {"how": "trade"}),
+         Form("a/an deed changes hands from a bankrupt player", {"how": "bankruptcy"})),
+        "once per deed a player receives by a trade or from a bankrupt player (`by a trade`, "
+        "`from a bankrupt player`: only those), after the whole trade or transfer; the player "
+        "is the new owner",
         facts=Facts(allows=(MONEY, "lift_or_interest"), throw=False),
         example="when a deed changes hands: lift the mortgage or pay the interest"),
     Primitive(
@@ -177,9 +180,11 @@ GAME_EFFECTS = (
         example="when a player takes a turn in jail: pay the fine, leave jail"),
     Primitive(
         "lift_or_interest", "effect", ast.LiftOrInterest,
-        (Form("lift the mortgage or pay the interest"),),
+        (Form("lift the mortgage or pay the interest"),
+         Form("lift the mortgage at its value or pay the interest", {"at_value": True})),
         "(a deed changes hands) on a mortgaged deed, the new owner lifts the mortgage at once "
-        "if it can and wishes, else pays the bank `mortgage_interest` of it",
+        "if it can and wishes, paying its value and `mortgage_interest` of it (`at its "
+        "value`: the value alone), else pays the bank `mortgage_interest` of it",
         facts=Facts(money=("player", "bank"), events=("deed_changes_hands",)),
         example="when a deed changes hands: lift the mortgage or pay the interest"),
     Primitive(
