@@ -1,6 +1,32 @@
 """Scenario tests of the 1961 regular game: movement, salary, income tax (set up as data)."""
 
-from scenario import Scripted, pos, scenario, total_money
+import pytest
+
+from rulelang.engine.game import Game
+from rulelang.runner import play_game, play_games
+from scenario import Scripted, pos, rulebook, scenario, total_money
+
+
+@pytest.mark.parametrize("players", [0, 1, 2, 9])
+def test_the_python_api_refuses_a_table_outside_three_to_eight_players(players):
+    """RÈGLES: « 3 joueurs au moins — 8 au plus »: Game, play_game and play_games refuse
+    another number of players with a ValueError that says the range."""
+    rb = rulebook()
+    message = "is for 3 to 8 players, not %d" % players
+    with pytest.raises(ValueError, match=message):
+        Game(rb, [Scripted() for _ in range(players)])
+    with pytest.raises(ValueError, match=message):
+        play_game(rb, "default", players=players)
+    with pytest.raises(ValueError, match=message):
+        play_games(rb, 1, "default", players=players)
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_three_and_eight_players_sit_at_the_table(players):
+    """RÈGLES: three and eight players are a game."""
+    rb = rulebook()
+    assert Game(rb, [Scripted() for _ in range(players)]).state.players == players
+    assert play_game(rb, "default", players=players, max_turns=5).players == players
 
 
 def test_salary_paid_when_passing_go():

@@ -725,6 +725,38 @@ def can_raise(game: Game, seat: int) -> bool:
     return False
 
 
+def forced_raise(game: Game, seat: int):
+    """The sale or mortgage the engine makes for a player in debt whose agent stopped
+    raising funds while it still could (FAILLITE: bankrupt only when the debt truly cannot
+    be paid): the first lot, in board order, that may be mortgaged; else the first building
+    that may be sold (a group's hotels whole when the bank lacks the houses to break one
+    down); None when the rules allow neither."""
+    lots = game.holdings()[seat]
+    for q in lots:
+        try:
+            check_mortgage(game, seat, q)
+        except IllegalAction:
+            continue
+        return Mortgage(q)
+    st = game.state
+    for q in lots:
+        if not (st.houses[q] or st.hotels[q]):
+            continue
+        try:
+            check_sell(game, seat, q)
+        except IllegalAction:
+            pass
+        else:
+            return Sell(q)
+        if st.hotels[q]:
+            group = game.rulebook.group_of[q]
+            if not game.rulebook.permits["sell_group"] or \
+                    _refusing_lot(game, "sell_group", seat, q, seat) is None:
+                if group >= 0:
+                    return SellAll(q)
+    return None
+
+
 def _trade(game: Game, seat: int, t: Trade) -> None:
     st = game.state
     p = t.partner

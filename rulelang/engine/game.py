@@ -48,6 +48,14 @@ def seed_key(seed: int) -> int:
     return seed & 0xFFFF_FFFF_FFFF_FFFF
 
 
+def check_players(rulebook: Rulebook, players: int) -> None:
+    """ValueError unless the rulebook is played by that many players (`set players`)."""
+    low, high = rulebook.settings.players
+    if not low <= players <= high:
+        raise ValueError(f"the rulebook {rulebook.title!r} is for {low} to {high} players, "
+                         f"not {players}")
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
@@ -72,6 +80,7 @@ class Game(Holdings):
         tally: Tally | None = None,
     ):
         n = len(agents)
+        check_players(rulebook, n)
         s = rulebook.settings
         self.rulebook = rulebook
         self.settings = s
@@ -264,8 +273,12 @@ class Game(Holdings):
         self.transfer(payer, creditor, amount, reason, rule)
         return True
 
-    def raise_funds(self, seat: int, amount: int) -> None:
-        """Ask the player to sell buildings or mortgage until it holds `amount` in cash."""
+    def raise_funds(self, seat: int, amount: int, debt: bool = True) -> None:
+        """Ask the player to sell buildings or mortgage until it holds `amount` in cash. For
+        a `debt` the engine, not the agent, decides that it cannot be paid: an agent that
+        stops (None) while its sales and mortgages could still pay the whole amount
+        (actions.means) has them made for it (actions.forced_raise); a debt larger than
+        that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
         # every action sells or mortgages something, so this ends
@@ -274,7 +287,11 @@ class Game(Holdings):
                 return
             action = agent.raise_funds(self, seat, amount)
             if action is None:
-                return
+                if not debt or act.means(self, seat) < amount:
+                    return
+                action = act.forced_raise(self, seat)
+                if action is None:
+                    return
             act.apply(self, seat, action)
 
     def buildings_paid(self, pos: int) -> int:
@@ -510,12 +527,9 @@ class Game(Holdings):
             if by and self._log:
                 for rule, mult in by:
                     self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
-            cash = st.cash
-            if cash[seat] >= rent and not self._log and self.tally is None:
-                cash[seat] -= rent
-                cash[owner] += rent
-            else:
-                self.charge(seat, owner, rent, "rent", f.rule)
+            # through `charge` and `transfer` however the game is watched (log, tally or
+            # neither), so that the invariants checked on the log hold the path run without
+            self.charge(seat, owner, rent, "rent", f.rule)
 
     def pay_choice(self, f: Firing, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
