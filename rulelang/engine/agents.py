@@ -35,6 +35,8 @@ class Agent:
         """Called once when the game seats the agent."""
 
     def buy(self, game: Game, seat: int, pos: int) -> bool:
+        """Buy the lot at its printed price? A player short of cash is asked too when its
+        sales and mortgages could raise the price: it is then asked to raise_funds."""
         return False
 
     def bid(self, game: Game, seat: int, lot: Lot, high: int) -> int | None:
@@ -50,7 +52,9 @@ class Agent:
         return 0
 
     def raise_funds(self, game: Game, seat: int, owed: int):
-        """One Sell, SellAll or Mortgage toward paying `owed`, or None to give up."""
+        """One Sell, SellAll or Mortgage toward holding `owed` in cash, or None to stop: for
+        a purchase, stopping declines it; for a debt the engine makes the sales and mortgages
+        itself while they could still pay it (Game.raise_funds)."""
         return None
 
     def manage(self, game: Game, seat: int):
@@ -198,7 +202,30 @@ class DefaultAgent(Agent):
     def buy(self, game: Game, seat: int, pos: int):
         price = game.rulebook.spaces[pos].price
         cash = game.state.cash[seat]
-        return cash - price >= self.reserve // 3 or (cash >= price and _wants(game, seat, pos) > 1.5)
+        if cash >= price:
+            return cash - price >= self.reserve // 3 or _wants(game, seat, pos) > 1.5
+        # short of cash: only a lot that completes, extends or blocks a group, paid by
+        # mortgaging lots outside its whole groups (what raise_funds mortgages first), keeping
+        # a third of its reserve; never by selling buildings
+        if _wants(game, seat, pos) < 1.3:
+            return False
+        return cash + self._spare_mortgages(game, seat) - price >= self.reserve // 3
+
+    def _spare_mortgages(self, game: Game, seat: int) -> int:
+        """What mortgaging the player's lots outside its whole groups, in groups without
+        buildings, would bring (those the permissions allow)."""
+        st, rb = game.state, game.rulebook
+        full = game.whole_streets()[seat]
+        total = 0
+        for q in game.holdings()[seat]:
+            g = rb.group_of[q]
+            if st.mortgaged[q] or g in full or (rb.is_street[q]
+                                                 and act.group_has_buildings(game, g)):
+                continue
+            if self._asks_mortgage and not _may(game, seat, self._mortgages[q]):
+                continue
+            total += rb.spaces[q].mortgage
+        return total
 
     def bid(self, game: Game, seat: int, lot, high: int):
         st = game.state

@@ -412,7 +412,10 @@ class Game(Holdings):
 
     def offer(self, seat: int, pos: int, auction: bool, rule: str) -> None:
         """The player may buy an unowned property at its price; else the bank auctions it
-        (both by `rule`)."""
+        (both by `rule`). A player short of cash is offered the lot if its sales and
+        mortgages could raise the price (mortgages and sales are allowed at any time): it
+        raises the cash (raise_funds, not as a debt), and a player that falls short has
+        declined."""
         st = self.state
         if st.owner[pos] >= 0:
             return
@@ -422,14 +425,21 @@ class Game(Holdings):
             course.fire(self, c.offered[pos], seat, pos)
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
                 return
-        if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
-                                              and self._buy_refused(seat, pos)) \
+        price = sp.price
+        if (st.cash[seat] >= price or act.means(self, seat) >= price) \
+                and not (self.rulebook.permits["buy"] and self._buy_refused(seat, pos)) \
                 and self.agents[seat].buy(self, seat, pos):
-            self.transfer(seat, st.bank, sp.price, "purchase", rule)
-            self.give_deed(pos, seat, rule)
-            if c.bought and c.bought[pos]:
-                course.fire(self, c.bought[pos], seat, pos)
-        elif auction:
+            if st.cash[seat] < price:
+                self.raise_funds(seat, price, debt=False)
+                if st.bankrupt[seat] or self.over:  # a rule of a mortgage or a sale
+                    return
+            if st.cash[seat] >= price:
+                self.transfer(seat, st.bank, price, "purchase", rule)
+                self.give_deed(pos, seat, rule)
+                if c.bought and c.bought[pos]:
+                    course.fire(self, c.bought[pos], seat, pos)
+                return
+        if auction:
             self.auction(pos, rule)
 
     def _buy_refused(self, seat: int, pos: int) -> bool:
