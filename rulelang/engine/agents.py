@@ -259,9 +259,22 @@ class DefaultAgent(Agent):
         return "roll"
 
     def tax(self, game: Game, seat: int, options):
-        worth = game.worth(seat)
+        # the choice comes before the worth is computed (004 TAXE): the player goes by what it
+        # sees at a glance, not by game.worth
+        worth = self.estimated_worth(game, seat)
         costs = [v if k == "money" else worth * v // 100 for k, v in options]
         return costs.index(min(costs))
+
+    def estimated_worth(self, game: Game, seat: int) -> int:
+        """The worth as a player reckons it at a glance: its cash and the prices printed on
+        its deeds, and a round $100 for each house (a hotel as the houses it takes and one
+        more), whatever the buildings cost."""
+        st, rb = game.state, game.rulebook
+        per_hotel = game.settings.houses_per_hotel + 1
+        total = st.cash[seat]
+        for q in game.holdings()[seat]:
+            total += rb.spaces[q].price + 100 * (st.houses[q] + per_hotel * st.hotels[q])
+        return total
 
     def raise_funds(self, game: Game, seat: int, owed: int):
         owned = game.holdings()[seat]
