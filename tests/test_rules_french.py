@@ -102,6 +102,24 @@ def test_scarce_building_auction_opens_at_the_printed_cost():
     assert game.state.cash[1] == 1500 - 60 and total_money(game) == 0
 
 
+@pytest.mark.parametrize("bid, won", [(101, False), (100, True)])
+def test_scarce_building_bid_is_paid_in_cash_not_raised_as_a_debt(bid, won):
+    """Crise de l'immobilier: decision: the bid replaces the printed price and is paid in cash
+    as any building is (not as the debt of a deed's auction): with $100 in hand, a bid of $101
+    is refused though mortgages could raise it, and nothing changes; $100 wins the house."""
+    a1 = Scripted(wants_building=True, bids=[bid], place=P("Oriental Avenue"))
+    game = scenario(name=STD, agents=[Scripted(wants_building=True), a1, Scripted()],
+                    bank_houses=1, cash={1: 100},
+                    owners={**BROWN, "Oriental Avenue": 1, "Vermont Avenue": 1,
+                            "Connecticut Avenue": 1})
+    if not won:
+        refused(game, 0, Build(P("Mediterranean Avenue")), "building_shortage")
+        return
+    apply(game, 0, Build(P("Mediterranean Avenue")))
+    st = game.state
+    assert st.houses[P("Oriental Avenue")] == 1 and st.cash[1] == 0 and total_money(game) == 0
+
+
 def test_auction_bid_may_exceed_cash_when_funds_can_be_raised():
     """Achat de propriétés: the text does not ask for cash; decision: a bid is paid as a debt."""
     bidder = Scripted(bids=[300], raise_with=[])

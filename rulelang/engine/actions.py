@@ -638,7 +638,8 @@ def _shortage(game: Game, seat: int, kind, from_cost: bool, rule: str) -> bool:
     if winner is None:
         return True
     # the lots the winner may take it on and pay for: the bid replaces the printed price, not
-    # the lifting of a mortgaged lot's mortgage that building there costs too
+    # the lifting of a mortgaged lot's mortgage that building there costs too (the bid was
+    # refused above building_bid_limit, so one such lot remains)
     cash = st.cash[winner] - price
     targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)
                and cash >= _extra_cost(game, q)]
@@ -654,6 +655,24 @@ def _shortage(game: Game, seat: int, kind, from_cost: bool, rule: str) -> bool:
     game.transfer(st.bank, winner, refund, "building auction", rule)
     _build(game, winner, choice, kind)
     return True
+
+
+def building_bid_limit(game: Game, seat: int, kind: str) -> int:
+    """The highest bid the player may make for a scarce building of `kind` ("house" or
+    "hotel"): the bid replaces the printed price and is paid in cash, as any building is
+    bought, together with the lifting of the mortgage of the lot it goes on (the cheapest to
+    lift of the lots that may take it); -1 when no lot of the player's may take it."""
+    least = -1
+    for q in game.holdings()[seat]:
+        try:
+            k, _ = check_build(game, seat, q)
+        except IllegalAction:
+            continue
+        if k == kind:
+            extra = _extra_cost(game, q)
+            if least < 0 or extra < least:
+                least = extra
+    return -1 if least < 0 else game.state.cash[seat] - least
 
 
 def _extra_cost(game: Game, pos: int) -> int:
@@ -848,7 +867,12 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
             if type(bid) is not int or bid < min_bid:
                 raise refusal(game, "auction_min_bid",
                               f"a bid must be a whole amount of at least {min_bid}")
-            if bid > st.cash[seat] and bid > means(game, seat):
+            if lot.pos < 0:
+                # a scarce building: bought in cash, with the lifting of its lot's mortgage
+                if bid > building_bid_limit(game, seat, lot.kind):
+                    raise IllegalAction(rule, f"a bid for a {lot.kind} is paid in cash, with "
+                                        "the lifting of the mortgage of the lot it goes on")
+            elif bid > st.cash[seat] and bid > means(game, seat):
                 raise refusal(game, "auction_min_bid",
                               "a bid cannot exceed what the player could raise")
             if permits:

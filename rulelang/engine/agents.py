@@ -239,6 +239,8 @@ class DefaultAgent(Agent):
             value = self._bid_value
         else:
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
+            # in cash, with the lifting of the lot's mortgage (actions.building_bid_limit)
+            value = min(value, act.building_bid_limit(game, seat, lot.kind))
         limit = min(value, st.cash[seat] - self.reserve // 3)
         if high + 1 > limit:
             return None
@@ -542,6 +544,8 @@ class RandomAgent(Agent):
 
     def bid(self, game: Game, seat: int, lot, high: int):
         cash = game.state.cash[seat]
+        if lot.kind != "deed":
+            cash = act.building_bid_limit(game, seat, lot.kind)
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
         bid = self.rng.randint(high + 1, min(cash, high + 100))
