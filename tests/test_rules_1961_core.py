@@ -48,6 +48,39 @@ def test_two_salaries_with_advance_to_go_card_after_passing_go():
     assert total_money(game) == 0
 
 
+def test_never_400_in_one_turn_passing_go_then_riding_the_reading():
+    """SALAIRE: « Il ne peut jamais recevoir $400 »: past GO onto the Chance seven spaces on,
+    "A ride on the Reading" takes the pawn round again: $200 once, not twice (decision D7)."""
+    game = scenario(dice=[(4, 6)], positions={0: "Park Place"}, cash={0: 500},
+                    decks={"Chance": ["CH13"]})
+    game.play_turn()
+    st = game.state
+    assert st.position[0] == pos(game, "Reading Railroad")
+    assert st.laps[0] == 2 and st.cash[0] == 700
+    assert total_money(game) == 0
+
+
+def test_advance_to_go_seven_spaces_after_go_still_pays_twice():
+    """SALAIRE: the one exception: past GO onto Chance, "Advance to Go" pays $200 again."""
+    game = scenario(dice=[(4, 6)], positions={0: "Park Place"}, cash={0: 500},
+                    decks={"Chance": ["CH01"]})
+    game.play_turn()
+    assert game.state.position[0] == pos(game, "GO") and game.state.cash[0] == 900
+    assert total_money(game) == 0
+
+
+def test_a_salary_in_each_turn_that_passes_go():
+    """SALAIRE: the limit is per turn: the player's next turn that passes GO pays again."""
+    game = scenario(dice=[(4, 6), (1, 3)], positions={0: "Park Place"}, cash={0: 500},
+                    decks={"Chance": ["CH13"]})
+    game.play_turn()  # $200 once, on to the Reading
+    st = game.state
+    st.position[0], st.current = pos(game, "Park Place"), 0
+    game.play_turn()  # past GO again, to Mediterranean Avenue
+    assert st.position[0] == pos(game, "Mediterranean Avenue") and st.cash[0] == 900
+    assert total_money(game) == 0
+
+
 def test_income_tax_flat_choice():
     """TAXE: choosing the flat amount pays $200 whatever the worth."""
     agent = Scripted(tax=0)

@@ -67,7 +67,7 @@ class Game(Holdings):
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
-        "_throw_extras", "_turn_extras", "tally",
+        "_throw_extras", "_turn_extras", "tally", "_laps_start",
     )
 
     def __init__(
@@ -112,6 +112,7 @@ class Game(Holdings):
         self._depth = 0
         self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
         self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
+        self._laps_start = [0] * n  # each player's laps when the current turn began
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
@@ -309,6 +310,12 @@ class Game(Holdings):
             if st.owner[pos] == seat:
                 total += rb.spaces[pos].price + self.buildings_paid(pos)
         return total
+
+    def laps_this_turn(self, seat: int) -> int:
+        """The times the player passed GO since the current turn began (laps are counted
+        only when a rule reads them)."""
+        laps = self.state.laps
+        return laps[seat] - self._laps_start[seat] if seat < len(laps) else 0
 
     def net_worth(self, seat: int) -> int:
         """The printed valuation of the short games (endings.valuation)."""
@@ -768,6 +775,7 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
+        self._laps_start = st.laps[:]
         if not self._turn_extras:  # roll (or a turn in jail), then manage
             try:
                 if st.in_jail[seat]:
