@@ -182,3 +182,32 @@ def test_time_limit_game_ends_at_the_agreed_hour():
     assert game.end_reason == "time_limit" and game.state.turn == 45
     alive = [s for s in range(3) if not game.state.bankrupt[s]]
     assert game.winner == max(alive, key=lambda s: (valuation(game, s), game.state.cash[s], -s))
+
+
+def test_a_player_short_of_cash_mortgages_to_buy():
+    """Achat de propriétés / Vente de propriétés: buildings are sold back « à n'importe quel
+    moment » and lots mortgaged for cash: a player without the price in hand may raise it to
+    buy the lot it stopped on (decision D10)."""
+    from rulelang.engine.actions import Mortgage
+    agent = Scripted(buy=True, raise_with=[Mortgage(P("Mediterranean Avenue"))])
+    game = scenario(name=STD, agents=[agent, Scripted(), Scripted()], dice=[(1, 2)],
+                    cash={0: 40}, owners={"Mediterranean Avenue": 0})
+    game.play_turn()  # Départ + 3: Baltic Avenue, 60
+    st = game.state
+    assert st.owner[P("Baltic Avenue")] == 0 and st.mortgaged[P("Mediterranean Avenue")]
+    assert st.cash[0] == 40 + 30 - 60 and total_money(game) == 0
+
+
+def test_bankrupt_only_when_the_debt_cannot_be_gathered():
+    """Faillite: « Si vous devez plus d'argent ... que vous ne puissiez en rassembler »: a
+    player whose agent stops while its mortgages would pay is made to mortgage; one whose
+    every sale and mortgage falls short is bankrupt."""
+    game = scenario(name=STD, dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 50},
+                    owners={"Baltic Avenue": 0, "Electric Company": 0})
+    game.play_turn()  # Taxe de luxe 75
+    st = game.state
+    assert not st.bankrupt[0] and st.mortgaged[P("Baltic Avenue")] and st.cash[0] == 5
+    short = scenario(name=STD, dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 40},
+                     owners={"Baltic Avenue": 0})
+    short.play_turn()  # 40 + 30 < 75
+    assert short.state.bankrupt[0] and total_money(short) == 0
