@@ -80,7 +80,7 @@ class Game(Holdings):
         tally: Tally | None = None,
     ):
         n = len(agents)
-        check_players(rulebook, n)
+        self.seat_players(rulebook, n)
         s = rulebook.settings
         self.rulebook = rulebook
         self.settings = s
@@ -163,6 +163,11 @@ class Game(Holdings):
             self._setup()
         except GameOver:  # a rule of `the game starts` ended it, or a bound was reached
             pass
+
+    def seat_players(self, rulebook: Rulebook, players: int) -> None:
+        """ValueError unless the rulebook is played by that many players (check_players);
+        an instrument that is no table of players (analysis.probe) overrides it."""
+        check_players(rulebook, players)
 
     @property
     def max_turns(self) -> int:
@@ -544,9 +549,12 @@ class Game(Holdings):
             if by and self._log:
                 for rule, mult in by:
                     self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
-            # through `charge` and `transfer` however the game is watched (log, tally or
-            # neither), so that the invariants checked on the log hold the path run without
-            self.charge(seat, owner, rent, "rent", f.rule)
+            # through `transfer` (`charge` when short) however the game is watched (log,
+            # tally or neither): the invariants checked on the log hold the path run without
+            if st.cash[seat] >= rent:
+                self.transfer(seat, owner, rent, "rent", f.rule)
+            else:
+                self.charge(seat, owner, rent, "rent", f.rule)
 
     def pay_choice(self, f: Firing, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
