@@ -121,6 +121,27 @@ BUGS = (
         "rulelang/engine/course.py",
         "game.rng.shuffle(deck)",
         "__import__(\"random\").shuffle(deck)"),
+    Bug("quiet_rent_from_nowhere", "with the log off, a rent the player can pay is credited to "
+        "the owner and never taken from the payer (the path the log-on invariants never run)",
+        "rulelang/engine/game.py",
+        "                self.transfer(seat, owner, rent, \"rent\", f.rule)\n",
+        "                if self._log:\n"
+        "                    self.transfer(seat, owner, rent, \"rent\", f.rule)\n"
+        "                else:\n"
+        "                    st.cash[owner] += rent\n"),
+    Bug("shortage_bid_unchecked", "a bid for a scarce building above the cash the bidder can pay",
+        "rulelang/engine/actions.py",
+        "if bid > building_bid_limit(game, seat, lot.kind):",
+        "if bid > means(game, seat):"),
+    Bug("agent_decides_bankruptcy", "an agent that stops raising funds goes bankrupt though its "
+        "mortgages and sales could pay the debt",
+        "rulelang/engine/game.py",
+        "if not debt or act.means(self, seat) < amount:",
+        "if True:"),
+    Bug("salary_twice_in_a_turn", "the 1961 salary paid again on a second pass of GO in one turn",
+        "rulesets/classic_1961.rules",
+        "when a player passes \"GO\" if the player's laps this turn is 1: collect $200",
+        "when a player passes \"GO\": collect $200"),
     Bug("save_forgets_generator", "a save that does not restore the dice generator's state",
         "rulelang/save.py",
         "        _restore_generator(game.rng, saved.rng)\n",

@@ -172,6 +172,9 @@ class _Shuffled(Game):
         super().__init__(*args, **kwargs)
         self.deck_rng = random.Random(self.seed * 7919 + 1)
 
+    def seat_players(self, rulebook, players):
+        """Two pawns whatever the rulebook's `set players`: an instrument of the chain."""
+
     def draw(self, f, deck_index):
         self.deck_rng.shuffle(self.state.decks[deck_index])
         super().draw(f, deck_index)

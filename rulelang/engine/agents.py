@@ -35,6 +35,8 @@ class Agent:
         """Called once when the game seats the agent."""
 
     def buy(self, game: Game, seat: int, pos: int) -> bool:
+        """Buy the lot at its printed price? A player short of cash is asked too when its
+        sales and mortgages could raise the price: it is then asked to raise_funds."""
         return False
 
     def bid(self, game: Game, seat: int, lot: Lot, high: int) -> int | None:
@@ -50,7 +52,9 @@ class Agent:
         return 0
 
     def raise_funds(self, game: Game, seat: int, owed: int):
-        """One Sell, SellAll or Mortgage toward paying `owed`, or None to give up."""
+        """One Sell, SellAll or Mortgage toward holding `owed` in cash, or None to stop: for
+        a purchase, stopping declines it; for a debt the engine makes the sales and mortgages
+        itself while they could still pay it (Game.raise_funds)."""
         return None
 
     def manage(self, game: Game, seat: int):
@@ -205,7 +209,30 @@ class DefaultAgent(Agent):
     def buy(self, game: Game, seat: int, pos: int):
         price = game.rulebook.spaces[pos].price
         cash = game.state.cash[seat]
-        return cash - price >= self.reserve // 3 or (cash >= price and _wants(game, seat, pos) > 1.5)
+        if cash >= price:
+            return cash - price >= self.reserve // 3 or _wants(game, seat, pos) > 1.5
+        # short of cash: only a lot that completes, extends or blocks a group, paid by
+        # mortgaging lots outside its whole groups (what raise_funds mortgages first), keeping
+        # a third of its reserve; never by selling buildings
+        if _wants(game, seat, pos) < 1.3:
+            return False
+        return cash + self._spare_mortgages(game, seat) - price >= self.reserve // 3
+
+    def _spare_mortgages(self, game: Game, seat: int) -> int:
+        """What mortgaging the player's lots outside its whole groups, in groups without
+        buildings, would bring (those the permissions allow)."""
+        st, rb = game.state, game.rulebook
+        full = game.whole_streets()[seat]
+        total = 0
+        for q in game.holdings()[seat]:
+            g = rb.group_of[q]
+            if st.mortgaged[q] or g in full or (rb.is_street[q]
+                                                 and act.group_has_buildings(game, g)):
+                continue
+            if self._asks_mortgage and not _may(game, seat, self._mortgages[q]):
+                continue
+            total += rb.spaces[q].mortgage
+        return total
 
     def bid(self, game: Game, seat: int, lot, high: int):
         st = game.state
@@ -219,6 +246,8 @@ class DefaultAgent(Agent):
             value = self._bid_value
         else:
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
+            # in cash, with the lifting of the lot's mortgage (actions.building_bid_limit)
+            value = min(value, act.building_bid_limit(game, seat, lot.kind))
         limit = min(value, st.cash[seat] - self.reserve // 3)
         if high + 1 > limit:
             return None
@@ -239,9 +268,22 @@ class DefaultAgent(Agent):
         return "roll"
 
     def tax(self, game: Game, seat: int, options):
-        worth = game.worth(seat)
+        # the choice comes before the worth is computed (004 TAXE): the player goes by what it
+        # sees at a glance, not by game.worth
+        worth = self.estimated_worth(game, seat)
         costs = [v if k == "money" else worth * v // 100 for k, v in options]
         return costs.index(min(costs))
+
+    def estimated_worth(self, game: Game, seat: int) -> int:
+        """The worth as a player reckons it at a glance: its cash and the prices printed on
+        its deeds, and a round $100 for each house (a hotel as the houses it takes and one
+        more), whatever the buildings cost."""
+        st, rb = game.state, game.rulebook
+        per_hotel = game.settings.houses_per_hotel + 1
+        total = st.cash[seat]
+        for q in game.holdings()[seat]:
+            total += rb.spaces[q].price + 100 * (st.houses[q] + per_hotel * st.hotels[q])
+        return total
 
     def raise_funds(self, game: Game, seat: int, owed: int):
         owned = game.holdings()[seat]
@@ -542,6 +584,8 @@ class RandomAgent(Agent):
 
     def bid(self, game: Game, seat: int, lot, high: int):
         cash = game.state.cash[seat]
+        if lot.kind != "deed":
+            cash = act.building_bid_limit(game, seat, lot.kind)
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
         bid = self.rng.randint(high + 1, min(cash, high + 100))
