@@ -222,7 +222,7 @@ def test_flat_income_tax_is_always_200():
 
 def test_no_housing_shortage_more_houses_than_the_box_holds():
     """No housing shortage: more than 32 houses stand at once, and no building is auctioned."""
-    p = Played("no_housing_shortage.rules", seed=17)
+    p = Played("no_housing_shortage.rules", seed=28)
     standing = [sum(board[1]) for e, board in zip(p.events, p.boards) if e["event"] == "build"]
     assert max(standing) > 32
     assert not [e for e in p.events if e["event"] == "auction" and e.get("lot") != "deed"]
@@ -407,7 +407,7 @@ def test_no_hotel_on_a_monopoly_changes_the_game():
 def test_no_hotel_on_a_monopoly_a_competitor_builds_a_hotel():
     """A player holding only part of a group builds on it (no whole group needed), up to a
     hotel."""
-    p = Played("no_hotel_on_a_monopoly.rules", seed=1, agents=RANDOM)
+    p = Played("no_hotel_on_a_monopoly.rules", seed=8, agents=RANDOM)
     hotels = [i for i, e in enumerate(p.events)
               if e["event"] == "build" and e["building"] == "hotel"]
     assert hotels

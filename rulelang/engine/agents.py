@@ -157,6 +157,7 @@ class DefaultAgent(Agent):
         self.reserve = reserve
         self._traded_at = -1
         self._card_asked = -1  # the turn before which it last offered to buy a jail card
+        self._between_cash = 0  # its cash when it last passed between turns
         self._idle_need = 0  # passing until the cash reaches this,
         self._idle_version = -1  # while the player's holdings stay as they were
         self._idle_supply = -1  # and the bank's supply of houses and hotels too
@@ -365,8 +366,13 @@ class DefaultAgent(Agent):
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
-        # Nothing of the player's changed since it last passed, nor whether the bank has
-        # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
+        return self._build_or_lift(game, seat, cash)
+
+    def _build_or_lift(self, game: Game, seat: int, cash: int):
+        """The improvement `_improve` finds, unless nothing of the player's changed since it
+        last passed, nor whether the bank has buildings, and it still lacks the cash the
+        cheapest improvement it saw needs: then None at once."""
+        st = game.state
         version = game.seat_version[seat]
         supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         if cash < self._idle_need and version == self._idle_version \
@@ -378,18 +384,29 @@ class DefaultAgent(Agent):
         return action
 
     def between(self, game: Game, seat: int):
-        """Between turns as on its own turn (what it builds or lifts with the rent it just
-        collected, its trades); a prisoner about to play that wants out and holds no card
-        first offers to buy another player's "Get Out of Jail Free" card for less than the
-        fine (004 LA PRISON)."""
+        """Between turns it builds or lifts with the cash it received since it last passed
+        (rent, a salary); it trades on its own turn only. A prisoner about to play that wants
+        out and holds no card first offers to buy another player's "Get Out of Jail Free"
+        card for less than the fine (004 LA PRISON)."""
         st = game.state
-        if st.in_jail[seat] and seat == st.current and not st.jail_cards[seat] \
-                and self._card_asked != st.turn:
-            self._card_asked = st.turn
-            trade = self._buy_jail_card(game, seat)
-            if trade is not None:
-                return trade
-        return self.manage(game, seat)
+        cash = st.cash[seat]
+        if st.in_jail[seat]:
+            if seat == st.current and not st.jail_cards[seat] \
+                    and self._card_asked != st.turn:
+                self._card_asked = st.turn
+                trade = self._buy_jail_card(game, seat)
+                if trade is not None:
+                    return trade
+        elif cash <= self._between_cash:
+            return None  # no richer than when it last passed: nothing new it can afford
+        if cash < self._idle_need and game.seat_version[seat] == self._idle_version \
+                or cash < self.reserve:
+            # still short of the cheapest improvement it saw, nothing of its own changed
+            self._between_cash = cash
+            return None
+        action = self._build_or_lift(game, seat, cash)
+        self._between_cash = -1 if action is not None else cash
+        return action
 
     def _buy_jail_card(self, game: Game, seat: int):
         st = game.state

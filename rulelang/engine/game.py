@@ -67,7 +67,7 @@ class Game(Holdings):
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
-        "_throw_extras", "_turn_extras", "tally", "between", "_laps_start",
+        "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
     )
 
     def __init__(
@@ -96,6 +96,8 @@ class Game(Holdings):
         self.stop = False  # the current player's turn is interrupted (jail, bankruptcy)
         self.again = False  # the current player rolls once more
         self.between = False  # the players are acting between two turns (_between_turns)
+        # per seat about to play, every seat in the order they act between turns
+        self._orders = tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
@@ -786,10 +788,12 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
-        if st.turn:
+        if st.turn:  # between two turns: every player's actions
             try:
                 self._between_turns(seat)
             except GameOver:
+                pass
+            if self.over:
                 self._next()
                 return
             self.stop = False
@@ -855,30 +859,31 @@ class Game(Holdings):
         MAISONS, HYPOTHÈQUES « en tout temps »; 000 « entre les tours des autres joueurs »;
         003 N'ATTENDEZ PAS VOTRE TOUR): each agent's `between` answers one action at a
         time until it passes."""
-        st = self.state
-        n = st.players
         agents = self.agents
-        bankrupt = st.bankrupt
+        bankrupt = self.state.bankrupt
         self.between = True
         try:
-            for k in range(n):
-                seat = first + k
-                if seat >= n:
-                    seat -= n
-                if bankrupt[seat]:
-                    continue
-                agent = agents[seat]
-                for _ in range(MAX_ACTIONS):
-                    action = agent.between(self, seat)
-                    if action is None:
-                        break
-                    act.apply_between(self, seat, action)
-                    if bankrupt[seat] or self.over:
-                        break
-                if self.over:
-                    return
+            for seat in self._orders[first]:
+                if not bankrupt[seat]:
+                    action = agents[seat].between(self, seat)
+                    if action is not None:
+                        self._acts_between(seat, action)
+                        if self.over:
+                            return
         finally:
             self.between = False
+
+    def _acts_between(self, seat: int, action) -> None:
+        """The player's actions between turns, from its first, until it passes."""
+        agent = self.agents[seat]
+        bankrupt = self.state.bankrupt
+        taken = 0
+        while action is not None:
+            act.apply_between(self, seat, action)
+            taken += 1
+            if bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
+                return
+            action = agent.between(self, seat)
 
     def _manage(self, seat: int) -> None:
         """The player's decisions between rolls: one action at a time, until it passes."""
