@@ -65,6 +65,12 @@ class Puppet(RandomAgent):
             return self.script.pop("accept")
         return super().accept_trade(game, seat, proposer, trade)
 
+    def between(self, game, seat):
+        """Passes when the machine says so (a step that expects the state unchanged)."""
+        if self.script.get("quiet"):
+            return None
+        return super().between(game, seat)
+
 
 class EngineMachine(RuleBasedStateMachine):
     """One game of a ruleset, driven one action at a time."""
@@ -237,6 +243,32 @@ class EngineMachine(RuleBasedStateMachine):
             cost = sp.hotel_cost if hotel else sp.house_cost
             assert st_.cash[seat] == cash + cost * s.building_sale // 100
 
+    @rule(data=st.data(), kind=st.sampled_from(["build", "sell", "mortgage", "lift", "buy"]))
+    def act_between_turns(self, data, kind):
+        """An action between two turns, by any seat: the actions of a turn are validated as
+        on the player's turn; any other (a purchase) is refused and changes nothing."""
+        game = self.game
+        seat, pos = self.target(data)
+        action = {"build": Build, "sell": Sell, "mortgage": Mortgage, "lift": Lift,
+                  "buy": act.Buy}[kind](pos)
+        before, versions = snapshot(game), (game.version, list(game.seat_version))
+        game.between = True
+        try:
+            act.apply_between(game, seat, action)
+            event(f"{kind} between turns done")
+            assert kind != "buy"
+        except IllegalAction as err:
+            if kind == "buy":
+                assert "not an action between turns" in err.message
+            else:
+                self.refused(err, before, versions)
+            assert snapshot(game) == before
+            event(f"{kind} between turns refused")
+        except GameOver:
+            pass
+        finally:
+            game.between = False
+
     @rule(data=st.data())
     def sell_all(self, data):
         game, st_ = self.game, self.game.state
@@ -368,6 +400,8 @@ class EngineMachine(RuleBasedStateMachine):
         jailed = game.state.in_jail[seat]
         if jailed:
             self.puppets[seat].script["jail"] = choice
+            for p in self.puppets:  # a refused choice must find the state as it was
+                p.script["quiet"] = True
         before, versions = snapshot(game), (game.version,
                                              list(game.seat_version))
         try:
