@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -38,6 +39,10 @@ class Bug:
     file: str
     old: str
     new: str
+    # a fidelity bug: the row of docs/fidelity.md whose statement it breaks ("NNN | statement")
+    # and the tests that row cites, the only ones it runs against
+    row: str = ""
+    tests: tuple[str, ...] = ()
 
 
 BUGS = (
@@ -126,6 +131,38 @@ BUGS = (
         "        _restore_generator(game.rng, saved.rng)\n",
         "        pass\n"),
 )
+
+
+AUDIT_SEED = 13  # the seed of the audit's draw (docs/testing.md)
+AUDIT_SIZE = 60
+AUDIT_LEAST = 5  # rows drawn from each `## ` section of docs/fidelity.md at least
+
+
+def fidelity_rows() -> list[tuple[str, tuple[str, str, str, str]]]:
+    """The rows of docs/fidelity.md, (section, (place, statement, rules, tests)), as
+    tests/test_fidelity.py reads them."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_fidelity import ROWS
+    return list(ROWS)
+
+
+def draw(seed: int, size: int = AUDIT_SIZE, least: int = AUDIT_LEAST) -> list[tuple[str, tuple]]:
+    """`size` rows drawn with random.Random(seed): `least` from each section, the rest from
+    all the rows left, in the order of the document."""
+    rows = fidelity_rows()
+    rng = random.Random(seed)
+    sections = list(dict.fromkeys(s for s, _ in rows))
+    chosen: set[int] = set()
+    for section in sections:
+        chosen |= set(rng.sample([i for i, (s, _) in enumerate(rows) if s == section], least))
+    rest = [i for i in range(len(rows)) if i not in chosen]
+    chosen |= set(rng.sample(rest, size - len(chosen)))
+    return [rows[i] for i in sorted(chosen)]
+
+
+def row_key(section: str, row: tuple) -> str:
+    """How a bug names its row: the seed number of the section, then the statement."""
+    return f"{section[:3]} | {row[1]}"
 
 
 def occurrences(bug: Bug, root: Path = ROOT) -> int:
