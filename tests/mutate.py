@@ -180,7 +180,8 @@ FIDELITY_BUGS = (
         "when a player goes bankrupt: end the game",
         _row("003", "deed values of a classic game; the four corners unchanged; the last "
              "player left wins"),
-        ("test_rulesets.py::test_plays_200_seeded_games",)),
+        ("test_rules_dinos.py::test_deeds_keep_the_classic_values",
+         "test_rules_modern_common.py::test_the_last_player_left_wins")),
     Bug("dinos_unowned_ignored", "Dinosaures: an unowned property is neither sold nor "
         "auctioned", "rulesets/dinos.rules",
         "when a player lands on an unowned property: buy or auction",
@@ -222,7 +223,7 @@ FIDELITY_BUGS = (
         "when a player lands on \"Allez en prison\": go to jail",
         "when a player lands on \"Prison\": go to jail",
         _row("003", "just visiting: no penalty"),
-        ("test_rules_1961_movement.py::test_just_visiting_jail_has_no_effect",)),
+        ("test_rules_modern_common.py::test_just_visiting_jail_has_no_effect",)),
     Bug("dinos_parc_pays", "Dinosaures: the Parc gratuit pays 100", "rulesets/dinos.rules",
         "when a player lands on \"Parc gratuit\": nothing",
         "when a player lands on \"Parc gratuit\": collect $100",
@@ -234,7 +235,8 @@ FIDELITY_BUGS = (
         "  when the game starts: shuffle the decks\n", "  when the game starts: nothing\n",
         _row("000", "1.–3. equipment in the box; the two decks shuffled, face down; pawns on "
              "GO"),
-        ("test_rules_modern_common.py::test_cards_drawn_obeyed_and_put_under",)),
+        ("test_rules_modern_common.py::test_cards_drawn_obeyed_and_put_under",
+         "test_rules_modern_common.py::test_decks_shuffled_face_down_and_pawns_on_go")),
     Bug("french_four_doubles", "French rules: jail after four doubles in a row",
         "rulesets/french_standard.rules",
         "when a player rolls doubles 3 times in a row: go to jail",
@@ -252,7 +254,7 @@ FIDELITY_BUGS = (
         "following player rolls", "rulesets/french_standard.rules",
         "  set rent_claim_window = 2\n", "  set rent_claim_window = 5\n",
         _row("000", "claimed before the second player after you rolls"),
-        ("test_rules_dinos.py::test_rent_must_be_claimed_before_the_next_player_rolls",)),
+        ("test_rules_french.py::test_rent_must_be_claimed_before_the_second_player_after_rolls",)),
     Bug("french_two_jail_turns", "French rules: a prisoner may try for a double on two turns "
         "only", "rulesets/french_standard.rules",
         "  set jail_turns = 3\n", "  set jail_turns = 2\n",
@@ -263,7 +265,7 @@ FIDELITY_BUGS = (
         "rulesets/french_standard.rules",
         "  set building_sale = 50%\n", "  set building_sale = 60%\n",
         _row("000", "buildings to the bank only, at half, evenly, any time"),
-        ("test_rules_1961_building.py::test_selling_a_house_back_at_half_price",)),
+        ("test_rules_modern_common.py::test_houses_sold_back_at_half_price",)),
     Bug("french_build_beside_a_mortgage", "French rules: building allowed on a group with a "
         "mortgaged lot", "rulesets/french_standard.rules",
         "  a player may not build if a lot of the group is mortgaged\n", "",
@@ -333,7 +335,7 @@ FIDELITY_BUGS = (
         "when a player goes bankrupt to the bank: the bank auctions the lots",
         "when a player goes bankrupt: end the game",
         _row("002", "the last player left wins"),
-        ("test_rules_1961_bankruptcy.py::test_last_player_standing_wins",)),
+        ("test_rules_modern_common.py::test_the_last_player_left_wins",)),
     Bug("french_quick_nothing_to_the_creditor", "French quick game: at the second bankruptcy "
         "the creditor receives nothing", "rulesets/french_quick.rules",
         ": everything goes to the creditor, end the game", ": end the game",
@@ -404,21 +406,20 @@ FIDELITY_BUGS = (
         "the owner is in jail: pay rent\n  set rent_claim_window = 2\n\nreplace rule "
         "full_group:\n",
         _row("001", "(lost) in jail a player collects rent; just visiting: no penalty"),
-        ("test_rules_1961_jail.py::test_jailed_owner_still_collects_rent",
-         "test_rules_1961_movement.py::test_just_visiting_jail_has_no_effect")),
+        ("test_rules_lotr.py::test_a_jailed_owner_collects_rent_and_a_visitor_pays_nothing",)),
     Bug("lotr_build_on_any_lot", "LOTR: strongholds on a group the player does not hold "
         "whole", "rulesets/lotr.rules",
         "replace rule full_group:\n",
         "replace rule houses:\n  a player may not build unless the space has the fewest "
         "buildings of the group\n\nreplace rule full_group:\n",
         _row("001", "(lost) strongholds only on a complete color-group the player owns"),
-        ("test_rules_1961_building.py::test_house_needs_the_whole_group",)),
+        ("test_rules_lotr.py::test_strongholds_only_on_a_whole_group_and_sold_back_evenly",)),
     Bug("lotr_sell_unevenly", "LOTR: strongholds sold back unevenly", "rulesets/lotr.rules",
         "replace rule full_group:\n",
         "replace rule selling:\n  a player may not trade a property if a lot of the group has a "
         "building\n\nreplace rule full_group:\n",
         _row("001", "(STRONGHOLDS) strongholds sold back to the Bank evenly"),
-        ("test_rules_1961_building.py::test_selling_must_be_even",)),
+        ("test_rules_lotr.py::test_strongholds_only_on_a_whole_group_and_sold_back_evenly",)),
     Bug("lotr_traded_mortgage_lifted_at_value", "LOTR: a mortgaged territory bought by trade "
         "and lifted at once costs the mortgage value alone", "rulesets/lotr.rules",
         "when a deed changes hands if the space is mortgaged: lift the mortgage or pay the "
@@ -503,17 +504,16 @@ FIDELITY_BUGS = (
         _row("002", "each player chooses a light or a dark character (S5) and starts on GO"),
         ("test_rules_starwars.py::test_characters_give_sides",)),
     Bug("pawn_moves_by_the_first_die", "the pawn moves by the first die alone",
-        "rulelang/compile.py",
-        "moving = tuple(i for i, d in enumerate(program.dice) if d.faces)",
-        "moving = tuple(i for i, d in enumerate(program.dice) if d.faces)[:1]",
+        "rulelang/engine/tables.py",
+        "if any(isinstance(f, int) for f in faces)]",
+        "if any(isinstance(f, int) for f in faces)][:1]",
         _row("002", "1. the three dice are thrown together"),
         ("test_rules_starwars.py::test_the_pawn_moves_by_the_white_and_black_dice_only",)),
     Bug("doubles_of_every_die", "doubles must match on every die, the Force die too",
-        "rulelang/compile.py",
-        "self.doubles_dice = doubles if doubles is not None else moving if len(moving) > 1 "
-        "else ()",
-        "self.doubles_dice = doubles if doubles is not None else tuple(range(len("
-        "program.dice))) if len(moving) > 1 else ()",
+        "rulelang/engine/tables.py",
+        "pair = list(self.doubles_dice) if self.doubles_dice is not None else moving",
+        "pair = list(self.doubles_dice) if self.doubles_dice is not None else list(range("
+        "len(self.dice)))",
         _row("002", "2. the pawn moves by white + black, and the space is obeyed as in the "
              "classic game"),
         ("test_rules_starwars.py::test_the_pawn_moves_by_the_white_and_black_dice_only",

@@ -164,3 +164,14 @@ def test_time_limit_game_ends_at_the_agreed_hour():
     assert game.end_reason == "time_limit" and game.state.turn == 45
     alive = [s for s in range(3) if not game.state.bankrupt[s]]
     assert game.winner == max(alive, key=lambda s: (valuation(game, s), game.state.cash[s], -s))
+
+
+def test_rent_must_be_claimed_before_the_second_player_after_rolls():
+    """Arrêt sur une propriété déjà achetée: the owner who claims after the next player has
+    rolled is still in time; after the second player after the tenant has rolled, too late."""
+    for delay, paid in ((1, 6), (2, 0)):
+        owner = Scripted(claim_delay=delay)
+        game = scenario(name=STD, agents=[Scripted(), owner, Scripted()], dice=[(2, 4)],
+                        owners={"Oriental Avenue": 1})
+        game.play_turn()
+        assert game.state.cash[1] == 1500 + paid, delay
