@@ -1,13 +1,18 @@
 """The tests must be able to fail: plant each deliberate bug in a copy of the project, run the
 suite there, and report which test caught it.
 
-    python -m tests.mutate                 # every bug; exit 1 if any goes uncaught
+    python -m tests.mutate                 # BUGS, each against the whole suite; exit 1 if
+                                           # any goes uncaught
     python -m tests.mutate --list          # the bugs, one line each
     python -m tests.mutate card_lost ...   # only these
     python -m tests.mutate --tests tests/test_machine.py   # which bugs this file catches
+    python -m tests.mutate --fidelity      # the fidelity bugs, each against its row's tests
+    python -m tests.mutate --draw 13       # the audit's rows of docs/fidelity.md, each's bug
 
 Each bug is a snippet of the source and its replacement; a snippet that no longer appears
 exactly once is reported as such (the code moved: update the bug), never silently skipped.
+A fidelity bug breaks the statement of one row of docs/fidelity.md (drawn at random by
+`draw`) and runs only against the tests that row cites: each must fail.
 The suite runs with `-x` under the "mutate" hypothesis profile (the ci profile, no shrinking)
 and a fixed hypothesis seed, so a report can be reproduced.
 """
@@ -653,9 +658,6 @@ def main(argv=None) -> int:
                         help="do not stop at the first failure: count every failing test")
     parser.add_argument("--fidelity", action="store_true",
                         help="the fidelity bugs, each against the tests its row cites")
-    parser.add_argument("--rotate", metavar="KEY",
-                        help="with --fidelity: only the ROTATION bugs that KEY (a commit hash, "
-                        "a date) picks")
     parser.add_argument("--draw", type=int, metavar="SEED",
                         help=f"print the {AUDIT_SIZE} rows of docs/fidelity.md drawn with SEED "
                         "and the bug that breaks each, then stop")
@@ -672,8 +674,6 @@ def main(argv=None) -> int:
             print(f"{b.name:<38} {b.file:<28} {b.what}")
         return 0
     bugs = [known[n] for n in args.names] if args.names else list(every_bug)
-    if args.rotate is not None:
-        bugs = rotation(bugs, args.rotate)
     failed = 0
     for bug in bugs:
         tests = args.tests or [f"tests/{t}" for t in bug.tests]
@@ -682,15 +682,6 @@ def main(argv=None) -> int:
         print(f"{verdict:<7} {bug.name:<38} {seconds:6.1f} s  {detail}", flush=True)
     print(f"{len(bugs) - failed} of {len(bugs)} deliberate bugs caught")
     return 1 if failed else 0
-
-
-ROTATION = 8  # the fidelity bugs CI plants on each run
-
-
-def rotation(bugs: list[Bug], key: str) -> list[Bug]:
-    """ROTATION bugs picked by `key`: a different subset for each commit, the same on a rerun."""
-    rng = random.Random(key)
-    return sorted(rng.sample(bugs, min(ROTATION, len(bugs))), key=bugs.index)
 
 
 def print_draw(seed: int) -> int:
