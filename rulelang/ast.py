@@ -262,7 +262,7 @@ class PotAmount:
 @node
 class Possessive:
     """`the player's cash`: subject "player", "owner" or "partner"; prop one of "cash",
-    "worth", "net_worth", "laps", "turns", "jail_turns", "doubles"."""
+    "worth", "net_worth", "laps", "turn_laps", "turns", "jail_turns", "doubles"."""
 
     subject: str
     prop: str

@@ -145,6 +145,13 @@ def _possessive(env, node: ast.Possessive) -> Value:
     seat, prop = _seat(node.subject), node.prop
     if prop == "doubles":
         return lambda g, f: f.streak
+    if prop == "turn_laps":
+        env.laps = True
+
+        def turn_laps(g: Game, f: Firing):
+            s = seat(f)
+            return g.laps_this_turn(s) if s >= 0 else 0
+        return turn_laps
     if prop == "laps":
         env.laps = True
     elif prop == "turns":

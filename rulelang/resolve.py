@@ -184,7 +184,8 @@ def load_chain(path: str, include_path: Iterable[str] = (),
             code = e.diagnostic.code
             if code not in ("E401", "E420", "E421"):
                 raise
-            hint = _nearby_rules(target) if code == "E401" else e.diagnostic.hint
+            hint = _extends_hint(ext.path.value, target) if code == "E401" \
+                else e.diagnostic.hint
             raise RuleError(code, f"cannot read '{ext.path.value}' "
                             f"({e.diagnostic.message})", ext.path.span, hint=hint) from None
         seen[real] = parent
@@ -211,6 +212,19 @@ def played_file(path: str) -> str:
     else:
         hint = _nearby_rules(path, default=None)
     raise RuleError("E401", f"no such file '{path}'", ast.Span(path, 0, 0, 0, 0), hint=hint)
+
+
+def _extends_hint(written: str, target: str) -> str:
+    """The hint of an `extends` that names no file: a file of the folder close to it, else
+    an installed rulebook close to it (written with `.rules`), else where paths start."""
+    near = _nearby_rules(target, default=None)
+    if near is not None:
+        return near
+    base = written if written.endswith(".rules") else written + ".rules"
+    name = base if files.installed(base) else closest(written, files.installed_names())
+    if name is not None:
+        return f'did you mean the installed rulebook: extends "{name}"?'
+    return "the path is relative to the file that extends it"
 
 
 def _nearby_rules(target: str, default: str | None = "the path is relative to the file "

@@ -17,7 +17,7 @@ from attrs import asdict, frozen
 
 from .engine.agents import AGENTS, Agent
 from .engine import endings
-from .engine.game import DEFAULT_MAX_TURNS, Game
+from .engine.game import DEFAULT_MAX_TURNS, Game, check_players
 from .engine.tables import Rulebook
 from .resolve import did_you_mean
 
@@ -186,7 +186,9 @@ def play_game(
     max_turns: int = DEFAULT_MAX_TURNS,
     log: Callable[[str], None] | None = None,
 ) -> GameResult:
-    """Play one game to its end and return how it ended."""
+    """Play one game to its end and return how it ended; ValueError for a number of
+    players the rulebook is not for."""
+    check_players(rulebook, players)
     seats = make_agents(agents, players)
     return result_of(Game(rulebook, seats, seed=seed, max_turns=max_turns, log=log).play())
 
@@ -271,6 +273,7 @@ def play_games(
     A KeyboardInterrupt (Ctrl-C) stops the batch as a BatchInterrupted, which carries the
     summary of the games finished until then.
     """
+    check_players(rulebook, players)
     ended: list[tuple[int, str, int | None]] = []  # each finished game's turns, end, winner
     start = time.perf_counter()
 

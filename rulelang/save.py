@@ -389,6 +389,10 @@ def loads(text: str, agents: Sequence | None = None,
     if not saved.agents:
         raise SaveError(f"{where} is not a valid save: it has no seats")
     seats = _seats(saved.agents, agents, where)
+    low, high = rulebook.settings.players
+    if not low <= len(seats) <= high:
+        raise SaveError(f"{where} is not a valid save: {len(seats)} seats, and the rulebook is "
+                        f"for {low} to {high} players")
     if not MIN_SEED <= saved.seed <= MAX_SEED:
         raise SaveError(f"{where} is not a valid save: its seed {saved.seed} is not a 64-bit "
                         "integer")

@@ -412,8 +412,11 @@ class Comparison:
 
 
 def paired(figure: str, xs: Sequence[float], ys: Sequence[float]) -> Difference:
-    """Per-game values of A and B on the same seeds: the mean difference and its interval."""
+    """Per-game values of A and B on the same seeds: the mean difference and its interval
+    (a difference of shares, from values 0 and 1, stays within -1 and 1)."""
     d = mean_interval([y - x for x, y in zip(xs, ys)])
+    if all(v in (0, 1) for v in xs) and all(v in (0, 1) for v in ys):
+        d = Interval(d.value, max(-1.0, d.low), min(1.0, d.high))
     n = max(1, len(xs))
     return Difference(figure, math.fsum(xs) / n, math.fsum(ys) / n, d, True)
 
@@ -497,7 +500,9 @@ def structural(desc_a, desc_b) -> tuple[Change, ...]:
     for r in desc_b.rules:
         old = ra.get(r.name)
         if old is None:
-            out.append(Change("rule added", r.name, None, str(r.origin), str(r.origin)))
+            placed = f", placed {r.how} {r.target}" if r.how in ("before", "after") else ""
+            out.append(Change("rule added", r.name, None, f"{r.origin}{placed}",
+                              str(r.origin)))
         elif old.origin != r.origin:
             out.append(Change("rule replaced", r.name, str(old.origin), str(r.origin),
                               str(r.origin)))

@@ -74,10 +74,10 @@ def _length(ax, report, colour, label: str | None = None, alpha: float = 0.85) -
                     va="bottom", fontsize=8, xytext=(0, 3), textcoords="offset points")
     t = report.turns
     for value, style, name in ((t.median, "-", "median"), (t.p10, ":", "10th percentile"),
-                               (t.p90, ":", "90th percentile")):
-        ax.axvline(value, color="black", linestyle=style, linewidth=1)
-        ax.annotate(f"{name} {value:g}", (value, 1), xycoords=("data", "axes fraction"),
-                    rotation=90, va="top", ha="right", fontsize=8)
+                               (t.p90, "--", "90th percentile")):
+        ax.axvline(value, color="black", linestyle=style, linewidth=1,
+                   label=f"{name}: {value:g}")
+    ax.legend(loc="upper right", frameon=False, fontsize=9)
     ax.set_xlabel("player-turns")
     ax.set_ylabel("games")
 
@@ -94,20 +94,25 @@ def _wins(ax, reports: Sequence, labels: Sequence[str]) -> None:
         ax.errorbar(xs, [s.value for s in shares],
                     yerr=[[s.value - s.low for s in shares], [s.high - s.value for s in shares]],
                     fmt="none", ecolor="black", capsize=4, linewidth=1)
-    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
-    ax.annotate("an even share", (players - 0.5, 1 / players), ha="right", va="bottom",
-                fontsize=8, color="grey")
+    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1,
+               label=f"an even share ({1 / players:.0%})")
     ax.set_xticks(range(players), [_order(i) for i in range(players)])
     ax.set_ylabel("share of games won (95% interval)")
     from matplotlib.ticker import PercentFormatter
 
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    if len(reports) > 1:
-        ax.legend(frameon=False)
+    top = max(s.interval.high for r in reports for s in r.wins_by_order)
+    ax.set_ylim(0, max(top, 1 / players) * 1.35)  # room above the bars for the legend
+    ax.legend(frameon=False, loc="upper right")
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth", "eleventh", "twelfth")
 
 
 def _order(i: int) -> str:
-    return {0: "rolled first", 1: "second", 2: "third"}.get(i, f"{i + 1}th")
+    """The label of the player i-th in turn order (0: the one who played first)."""
+    return _ORDINALS[i] + (" to play" if i == 0 else "")
 
 
 def draw_comparison(comparison, rulebook_a, rulebook_b, paths: dict[str, str]) -> None:

@@ -120,15 +120,10 @@ class Checker:
         game = self.game
         st, rb, s = game.state, game.rulebook, game.settings
         n = st.players
-        cash = st.cash
-        # money: players, the bank and every pot are accounts of `cash`; transfers only move it
-        if sum(cash) != 0:
-            self.fail(f"money was created or destroyed: the accounts add up to {sum(cash)}")
+        self.check_money()
         for seat in range(n):
-            if cash[seat] < 0:
-                self.fail(f"seat {seat} holds {cash[seat]}: below zero")
             if st.bankrupt[seat] and seat not in self.settling:
-                if cash[seat] or st.jail_cards[seat]:
+                if st.cash[seat] or st.jail_cards[seat]:
                     self.fail(f"bankrupt seat {seat} still holds cash or a card")
                 if st.in_jail[seat]:
                     self.fail(f"bankrupt seat {seat} is still in jail")
@@ -153,6 +148,17 @@ class Checker:
         if cards != self._cards:
             self.check_cards(in_transit)
             self._cards = cards
+
+    def check_money(self) -> None:
+        """Players, the bank and every pot are accounts of `cash`; transfers only move it, and
+        no player's cash goes below zero."""
+        st = self.game.state
+        cash = st.cash
+        if sum(cash) != 0:
+            self.fail(f"money was created or destroyed: the accounts add up to {sum(cash)}")
+        for seat in range(st.players):
+            if cash[seat] < 0:
+                self.fail(f"seat {seat} holds {cash[seat]}: below zero")
 
     def check_holdings(self) -> None:
         """Deeds and buildings."""
@@ -320,7 +326,44 @@ class CheckedGame(Game):
         super().__init__(rulebook, agents, seed=seed, max_turns=max_turns, log=self.checker)
 
 
-def play_checked(ruleset: str, agents, seed: int, max_turns: int, keep_lines: bool = False):
+class QuietCheckedGame(Game):
+    """A Game with the log off, the path most games run: the money is checked after every
+    transfer, the whole state after every turn (no event tells of a settling in progress)."""
+
+    def __init__(self, rulebook, agents, seed=0, max_turns=2000):
+        self.checker = Checker(keep_lines=False)
+        self.checker.bind(self, rulebook)
+        super().__init__(rulebook, agents, seed=seed, max_turns=max_turns)
+
+    def transfer(self, src: int, dst: int, amount: int, reason: str, rule: str) -> None:
+        super().transfer(src, dst, amount, reason, rule)
+        self.checker.events += 1
+        self.checker._last = f"transfer of {amount} from {src} to {dst} ({reason}, {rule})"
+        self.checker.check_money()
+
+    def play(self) -> "QuietCheckedGame":
+        checker = self.checker
+        checker.check_state()
+        while not self.over:
+            self.play_turn()
+            checker._last = f"the end of turn {self.state.turn}"
+            checker.check_state()
+        if self.state.turn > self.max_turns or (
+                self.end_reason == "turn_cap" and (self.winner is not None
+                                                   or self.state.turn != self.max_turns)):
+            checker.fail("the game went past its turn cap, or the cap named a winner")
+        return self
+
+
+def play_checked(ruleset: str, agents, seed: int, max_turns: int, keep_lines: bool = False,
+                 log: bool = True):
+    """Play one game of a ruleset with every invariant checked after every event (with the
+    log off: the money after every transfer, everything after every turn)."""
+    if not log:
+        game = QuietCheckedGame(load(ruleset), agents, seed=seed, max_turns=max_turns).play()
+        TALLY[ruleset, "games"] += 1
+        TALLY[ruleset, game.end_reason] += 1
+        return game
     """Play one game of a ruleset with every invariant checked after every event."""
     game = CheckedGame(load(ruleset), agents, seed=seed, max_turns=max_turns,
                        checker=Checker(keep_lines))

@@ -131,6 +131,27 @@ BUGS = (
         "rulelang/engine/course.py",
         "game.rng.shuffle(deck)",
         "__import__(\"random\").shuffle(deck)"),
+    Bug("quiet_rent_from_nowhere", "with the log off, a rent the player can pay is credited to "
+        "the owner and never taken from the payer (the path the log-on invariants never run)",
+        "rulelang/engine/game.py",
+        "                self.transfer(seat, owner, rent, \"rent\", f.rule)\n",
+        "                if self._log:\n"
+        "                    self.transfer(seat, owner, rent, \"rent\", f.rule)\n"
+        "                else:\n"
+        "                    st.cash[owner] += rent\n"),
+    Bug("shortage_bid_unchecked", "a bid for a scarce building above the cash the bidder can pay",
+        "rulelang/engine/actions.py",
+        "if bid > building_bid_limit(game, seat, lot.kind):",
+        "if bid > means(game, seat):"),
+    Bug("agent_decides_bankruptcy", "an agent that stops raising funds goes bankrupt though its "
+        "mortgages and sales could pay the debt",
+        "rulelang/engine/game.py",
+        "if not debt or act.means(self, seat) < amount:",
+        "if True:"),
+    Bug("salary_twice_in_a_turn", "the 1961 salary paid again on a second pass of GO in one turn",
+        "rulesets/classic_1961.rules",
+        "when a player passes \"GO\" if the player's laps this turn is 1: collect $200",
+        "when a player passes \"GO\": collect $200"),
     Bug("save_forgets_generator", "a save that does not restore the dice generator's state",
         "rulelang/save.py",
         "        _restore_generator(game.rng, saved.rng)\n",
@@ -551,22 +572,39 @@ FIDELITY_BUGS = (
 
 
 AUDIT_SEED = 13  # the seed of the audit's draw (docs/testing.md)
+AUDIT_COMMIT = "d2203c6eeb2ae31a99eb71f999351e8f7ac51b86"  # docs/fidelity.md as the audit drew its rows from it
 AUDIT_SIZE = 60
 AUDIT_LEAST = 5  # rows drawn from each `## ` section of docs/fidelity.md at least
 
 
-def fidelity_rows() -> list[tuple[str, tuple[str, str, str, str]]]:
-    """The rows of docs/fidelity.md, (section, (place, statement, rules, tests)), as
-    tests/test_fidelity.py reads them."""
+def fidelity_rows(text: str | None = None) -> list[tuple[str, tuple[str, str, str, str]]]:
+    """The rows of docs/fidelity.md (or of `text`, a version of it), (section, (place,
+    statement, rules, tests)), read as tests/test_fidelity.py reads them."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from test_fidelity import ROWS
-    return list(ROWS)
+    from test_fidelity import DOC, ROW
+    rows, section = [], None
+    for line in (DOC.read_text(encoding="utf-8") if text is None else text).splitlines():
+        if line.startswith("## "):
+            section = line[3:]
+        m = ROW.match(line)
+        if m:
+            rows.append((section, m.groups()))
+    return rows
 
 
-def draw(seed: int, size: int = AUDIT_SIZE, least: int = AUDIT_LEAST) -> list[tuple[str, tuple]]:
-    """`size` rows drawn with random.Random(seed): `least` from each section, the rest from
-    all the rows left, in the order of the document."""
-    rows = fidelity_rows()
+def audit_document() -> str | None:
+    """docs/fidelity.md at AUDIT_COMMIT (None without the git history): rows added since
+    would change the draw, not the audit."""
+    done = subprocess.run(["git", "show", f"{AUDIT_COMMIT}:docs/fidelity.md"], cwd=ROOT,
+                          capture_output=True, text=True, encoding="utf-8")
+    return done.stdout if done.returncode == 0 else None
+
+
+def draw(seed: int, text: str | None = None, size: int = AUDIT_SIZE,
+         least: int = AUDIT_LEAST) -> list[tuple[str, tuple]]:
+    """`size` rows of docs/fidelity.md (or of `text`) drawn with random.Random(seed): `least`
+    from each section, the rest from all the rows left, in the order of the document."""
+    rows = fidelity_rows(text)
     rng = random.Random(seed)
     sections = list(dict.fromkeys(s for s, _ in rows))
     chosen: set[int] = set()
@@ -659,8 +697,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fidelity", action="store_true",
                         help="the fidelity bugs, each against the tests its row cites")
     parser.add_argument("--draw", type=int, metavar="SEED",
-                        help=f"print the {AUDIT_SIZE} rows of docs/fidelity.md drawn with SEED "
-                        "and the bug that breaks each, then stop")
+                        help=f"print the {AUDIT_SIZE} rows of docs/fidelity.md (as of "
+                        f"{AUDIT_COMMIT}) drawn with SEED and the bug that breaks each, then stop")
     args = parser.parse_args(argv)
     if args.draw is not None:
         return print_draw(args.draw)
@@ -685,13 +723,17 @@ def main(argv=None) -> int:
 
 
 def print_draw(seed: int) -> int:
-    """The drawn rows, each with the fidelity bug that breaks it (or none yet)."""
+    """The rows drawn from docs/fidelity.md as it was at AUDIT_COMMIT (else as it is), each
+    with the fidelity bug that breaks it, or `-`."""
     by_row = {b.row: b.name for b in FIDELITY_BUGS}
-    drawn = draw(seed)
+    text = audit_document()
+    drawn = draw(seed, text)
     for section, row in drawn:
         key = row_key(section, row)
         print(f"{by_row.get(key, '-'):<38} {key}  [{row[3]}]")
-    print(f"{len(drawn)} rows, {sum(row_key(*r) in by_row for r in drawn)} with a bug")
+    where = f"docs/fidelity.md at {AUDIT_COMMIT}" if text is not None else "docs/fidelity.md"
+    print(f"{len(drawn)} rows of {where}, {sum(row_key(*r) in by_row for r in drawn)} "
+          "with a bug")
     return 0
 
 

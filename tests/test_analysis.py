@@ -62,6 +62,9 @@ class Counted(Game):
         self.deck_rng = random.Random(seed * 7919 + 1)
         super().__init__(rulebook, agents, seed=seed, max_turns=1 << 30)
 
+    def seat_players(self, rulebook, players):
+        """Two pawns whatever the rulebook's `set players`: an instrument of the chain."""
+
     def _count(self, seat):
         st = self.state
         self.counts[JAIL if st.in_jail[seat] else st.position[seat]] += 1

@@ -124,11 +124,11 @@ def test_a_move_by_a_die_of_the_throw():
 
 def test_turns_are_counted_when_a_rule_reads_them():
     """The player's second turn pays $1; a rulebook that reads no turns counts none."""
-    game = scenario(name=PLAYED, players=2, dice=[(1, 2), (1, 2), (1, 2)],
-                    positions={0: "GO", 1: "GO"})
-    for _ in range(3):
+    game = scenario(name=PLAYED, players=3, dice=[(1, 2)] * 4,
+                    positions={0: "GO", 1: "GO", 2: "GO"})
+    for _ in range(4):
         game.play_turn()
-    assert game.state.turns_taken == [2, 1]
+    assert game.state.turns_taken == [2, 1, 1]
     assert game.state.cash[0] == 1500 + 1 and game.rulebook.count_turns
     plain = scenario(dice=[(1, 2)], positions={0: "GO"})
     plain.play_turn()

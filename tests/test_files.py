@@ -523,3 +523,13 @@ def test_without_a_writable_home_the_parser_is_built_in_memory(tmp_path):
     done = _cli("check", str(ROOT / "rulesets" / CLASSIC), env=env)
     assert done.returncode == 0, done
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not_a_dir"]
+
+
+def test_an_extends_without_its_suffix_names_the_installed_rulebook(tmp_path):
+    from rulelang.check import check_path
+
+    path = tmp_path / "e.rules"
+    path.write_text('rulebook "E"\nextends "classic_1961"\n', encoding="utf-8")
+    (d,) = check_path(str(path))[1]
+    assert d.code == "E401" and d.hint == \
+        'did you mean the installed rulebook: extends "classic_1961.rules"?'

@@ -31,15 +31,18 @@ def test_rulesets_are_found():
     assert "rulesets/classic_1961.rules" in RULESETS
 
 
+@pytest.mark.parametrize("log", ["log on", "log off"])
 @pytest.mark.parametrize("agents", ["default", "random", "mixed"])
 @pytest.mark.parametrize("ruleset", RULESETS)
 @given(data=st.data())
-def test_invariants_hold_after_every_event(ruleset, agents, data):
+def test_invariants_hold_after_every_event(ruleset, agents, log, data):
     """Money, buildings, deeds, cards and cash keep their invariants at every event, and the
-    game ends by a rule or by the cap, saying which."""
+    game ends by a rule or by the cap, saying which; with the log off (the path of most
+    games: no event to check at), the money after every transfer and all after every turn."""
     seed, names = data.draw(tables(ruleset, agents), label="seed, agents")
     max_turns = data.draw(st.integers(1, 2000), label="max_turns")
-    game = play_checked(ruleset, make_agents(names, len(names)), seed, max_turns)
+    game = play_checked(ruleset, make_agents(names, len(names)), seed, max_turns,
+                        log=log == "log on")
     assert game.end_reason and game.over
 
 

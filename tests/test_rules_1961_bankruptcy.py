@@ -1,5 +1,7 @@
 """Scenario tests of the 1961 regular game: bankruptcy to a player or to the bank, and the end."""
 
+import json
+
 import pytest
 
 from rulelang.engine.actions import IllegalAction, Trade, apply
@@ -73,9 +75,10 @@ def test_bankrupt_to_the_bank_auctions_his_lots_unmortgaged():
     a2 = Scripted(bids=[70, None])
     game = scenario(agents=[Scripted(), a1, a2], dice=[(1, 2)], positions={0: "Short Line"},
                     cash={0: 50}, owners={"Oriental Avenue": 0, "Electric Company": 0},
-                    mortgaged=["Oriental Avenue"], jail_cards={0: [("Chance", "CH08")]})
+                    mortgaged=["Oriental Avenue", "Electric Company"],
+                    jail_cards={0: [("Chance", "CH08")]})
     bank = game.state.cash[game.state.bank]
-    game.play_turn()  # Luxury Tax: $75
+    game.play_turn()  # Luxury Tax: $75, more than his $50 and his lots, all mortgaged
     st = game.state
     assert st.bankrupt[0] and st.cash[0] == 0
     assert st.owner[ORIENTAL] == 2 and not st.mortgaged[ORIENTAL]
@@ -86,6 +89,49 @@ def test_bankrupt_to_the_bank_auctions_his_lots_unmortgaged():
     assert st.jail_cards[0] == [] and st.decks[CHANCE][-1] == card(CHANCE, "CH08")
     assert len(st.decks[CHANCE]) == 16
     assert not game.over
+    assert total_money(game) == 0
+
+
+def test_a_player_who_gives_up_while_his_lots_could_pay_is_made_to_mortgage():
+    """FAILLITE: bankrupt only when the debt truly cannot be paid: an agent that stops raising
+    funds while its mortgages would pay has them made by the engine, lot by lot in board
+    order, until the debt is paid."""
+    game = scenario(dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 50},
+                    owners={"Baltic Avenue": 0, "Electric Company": 0})
+    game.play_turn()  # Luxury Tax $75; the passive agent answers None to raise funds
+    st = game.state
+    assert not st.bankrupt[0] and st.owner[BALTIC] == 0 and st.owner[ELECTRIC] == 0
+    assert st.mortgaged[BALTIC] and not st.mortgaged[ELECTRIC]
+    assert st.cash[0] == 50 + 30 - 75
+    assert total_money(game) == 0
+
+
+def test_a_player_who_gives_up_while_his_houses_could_pay_is_made_to_sell_them():
+    """FAILLITE: with no lot that may be mortgaged (its group is built), the engine sells the
+    houses, evenly, then mortgages the bare lots, until the debt is paid."""
+    game = scenario(dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 10},
+                    owners={"Mediterranean Avenue": 0, "Baltic Avenue": 0},
+                    houses={"Mediterranean Avenue": 1, "Baltic Avenue": 1})
+    game.play_turn()  # Luxury Tax $75
+    st = game.state
+    assert not st.bankrupt[0]
+    assert st.houses[MED] == st.houses[BALTIC] == 0 and st.bank_houses == 32
+    assert st.mortgaged[MED] and not st.mortgaged[BALTIC]
+    assert st.cash[0] == 10 + 25 + 25 + 30 - 75
+    assert total_money(game) == 0
+
+
+def test_a_debt_larger_than_everything_the_player_could_raise_may_be_given_up_at_once():
+    """FAILLITE: a debt that even every sale and mortgage could not pay is a bankruptcy; the
+    engine sells and mortgages nothing for it first (the bankruptcy settles its estate)."""
+    log: list = []
+    game = scenario(dice=[(1, 3)], positions={0: "GO"}, cash={0: 10}, log=log,
+                    owners={"Mediterranean Avenue": 0, "Baltic Avenue": 0},
+                    houses={"Mediterranean Avenue": 1, "Baltic Avenue": 1})
+    game.play_turn()  # Income Tax $200 > $10 + $50 of houses + $60 of mortgages
+    events = [json.loads(line)["event"] for line in log]
+    assert game.state.bankrupt[0]
+    assert "sell" not in events and "mortgage" not in events
     assert total_money(game) == 0
 
 
@@ -101,11 +147,11 @@ def test_bankrupt_to_the_bank_lot_without_bids_stays_with_the_bank():
 
 def test_bankrupt_to_the_bank_sells_his_buildings_back():
     """FAILLITE: owing the bank, his buildings go back to the bank (the auction excludes them)."""
-    game = scenario(dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 10},
+    game = scenario(dice=[(1, 3)], positions={0: "GO"}, cash={0: 10},
                     owners={"Mediterranean Avenue": 0, "Baltic Avenue": 0},
                     houses={"Mediterranean Avenue": 1, "Baltic Avenue": 1})
     bank = game.state.cash[game.state.bank]
-    game.play_turn()  # Luxury Tax $75; the passive agent raises nothing
+    game.play_turn()  # Income Tax $200: more than his $10, $50 of houses and $60 of mortgages
     st = game.state
     assert st.bankrupt[0]
     assert st.houses[MED] == st.houses[BALTIC] == 0 and st.bank_houses == 32
@@ -162,11 +208,13 @@ def test_bankrupt_by_a_card_paying_each_player():
 def test_bankrupt_by_a_card_collecting_from_each_player():
     """FAILLITE: a player who cannot pay the drawer of "collect from each player" goes bankrupt to him."""
     game = scenario(dice=[(1, 2)], positions={0: "Virginia Avenue"}, cash={2: 30},
-                    owners={"Water Works": 2}, decks={"Community Chest": ["CC07"]})
+                    owners={"Water Works": 2}, mortgaged=["Water Works"],
+                    decks={"Community Chest": ["CC07"]})
     game.play_turn()  # Community Chest (17): "Grand opera opening", $50 from each
     st = game.state
     assert st.bankrupt[2] and not st.bankrupt[1]
-    assert st.cash[:3] == [1500 + 50 + 30, 1450, 0]
+    # the mortgaged utility comes with its 10% interest ($8) for the new owner
+    assert st.cash[:3] == [1500 + 50 + 30 - 8, 1450, 0]
     assert st.owner[RB.space("Water Works").index] == 0
     assert total_money(game) == 0
 

@@ -2,7 +2,12 @@
 
 
 
-from rulelang.engine.actions import Build, Lot, Sell, SellAll, apply
+import random
+
+import pytest
+
+from rulelang.engine.actions import Build, Lot, Sell, SellAll, apply, building_bid_limit
+from rulelang.engine.agents import DefaultAgent, RandomAgent
 from scenario import Scripted, refused, rulebook, scenario, total_money
 
 RB = rulebook()
@@ -254,16 +259,59 @@ def test_houses_and_hotels_sold_only_to_the_bank_any_time_during_another_turn():
     assert total_money(game) == 0
 
 
-def test_shortage_auction_winner_who_cannot_also_lift_the_mortgage_gets_no_house():
-    """LA CRISE DU BÂTIMENT: building on a mortgaged lot lifts its mortgage, which the bid does
-    not pay: a winner left without the cash to lift it anywhere gets no house, pays nothing."""
-    a0 = Scripted(wants_building=True, bids=[None])
-    a1 = Scripted(wants_building=True, bids=[100], place=CONNECTICUT)
-    game = scenario(agents=[a0, a1, Scripted()], bank_houses=1, cash={1: 150},
+def _mortgaged_bidder(bid: int):
+    """Seat 1 wants the last house for its light blues, all mortgaged ($55 to lift Oriental or
+    Vermont, $66 Connecticut), with $150 in hand; seat 0 builds on its browns and drops out."""
+    a1 = Scripted(wants_building=True, bids=[bid], place=ORIENTAL)
+    game = scenario(agents=[Scripted(wants_building=True), a1, Scripted()], bank_houses=1,
+                    cash={1: 150},
                     owners={"Mediterranean Avenue": 0, "Baltic Avenue": 0,
                             "Oriental Avenue": 1, "Vermont Avenue": 1, "Connecticut Avenue": 1},
                     mortgaged=("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue"))
+    return game
+
+
+def test_shortage_bid_above_the_cash_left_after_lifting_the_lot_is_refused():
+    """LA CRISE DU BÂTIMENT: decision: the bid replaces the printed price and is paid in cash,
+    as any building, with the lifting of the mortgage of the lot it goes on (HYPOTHÈQUES); a
+    bid above the cash left after that lifting is refused, and nothing changes."""
+    game = _mortgaged_bidder(96)  # $150 - $55 = $95 at most
+    refused(game, 0, Build(MED), "building_shortage")
+
+
+def test_shortage_bid_within_the_cash_wins_the_house_and_lifts_its_lot():
+    """LA CRISE DU BÂTIMENT: the winner pays its bid instead of the printed $50, and the lifting
+    of the lot's mortgage ($55): no cash goes below zero."""
+    game = _mortgaged_bidder(95)
     apply(game, 0, Build(MED))
     st = game.state
-    assert st.houses[CONNECTICUT] == 0 and st.bank_houses == 1 and st.cash[1] == 150
-    assert st.cash[1] >= 0 and total_money(game) == 0
+    assert st.houses[ORIENTAL] == 1 and not st.mortgaged[ORIENTAL] and st.bank_houses == 0
+    assert st.cash[1] == 150 - 95 - 55 == 0 and st.houses[MED] == 0
+    assert total_money(game) == 0
+
+
+class _KeenDefault(DefaultAgent):
+    def wants_building(self, game, seat, kind):
+        return True
+
+
+@pytest.mark.parametrize("agent", [_KeenDefault, RandomAgent])
+def test_the_built_in_agents_bid_for_a_building_only_what_they_can_pay(agent):
+    """LA CRISE DU BÂTIMENT: the built-in agents never bid above what they can pay in cash
+    with the lifting of the lot (actions.building_bid_limit), whatever the bid to beat."""
+    bids = []
+    for seed in range(20):
+        bidder = agent()
+        game = scenario(agents=[Scripted(), bidder, Scripted()], cash={1: 150},
+                        owners={"Oriental Avenue": 1, "Vermont Avenue": 1,
+                                "Connecticut Avenue": 1},
+                        mortgaged=("Oriental Avenue", "Vermont Avenue", "Connecticut Avenue"))
+        bidder.seat_at(game, 1)
+        if isinstance(bidder, RandomAgent):
+            bidder.rng = random.Random(seed)
+        assert building_bid_limit(game, 1, "house") == 95
+        for high in range(0, 120, 7):
+            bid = bidder.bid(game, 1, Lot("house"), high)
+            assert bid is None or high < bid <= 95
+            bids.append(bid)
+    assert any(b is not None for b in bids)

@@ -5,7 +5,8 @@ import copy
 import attrs
 import pytest
 
-from rulelang.engine.actions import IllegalAction, Lot
+from rulelang.engine.actions import IllegalAction, Lot, Mortgage
+from rulelang.engine.agents import DefaultAgent
 from scenario import Scripted, rulebook, scenario, total_money
 
 RB = rulebook()
@@ -145,4 +146,67 @@ def test_owner_landing_on_own_property_pays_and_buys_nothing():
                     positions={0: "Pennsylvania Avenue"}, owners={"Boardwalk": 0})
     game.play_turn()
     assert game.state.cash[0] == 1500 and agent.asked == []
+    assert total_money(game) == 0
+
+
+def test_a_player_short_of_cash_mortgages_to_buy():
+    """HYPOTHÈQUES « en tout temps » / QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE: a
+    player without the price in hand is offered the lot when a mortgage could raise it, and
+    buys it by mortgaging."""
+    agent = Scripted(buy=True, raise_with=[Mortgage(P("Mediterranean Avenue"))])
+    game = scenario(agents=[agent, Scripted(), Scripted()], dice=[(1, 2)],
+                    cash={0: 40}, owners={"Mediterranean Avenue": 0})
+    game.play_turn()  # GO + 3: Baltic Avenue, $60
+    st = game.state
+    assert agent.asked == [("buy", P("Baltic Avenue"))]
+    assert st.owner[P("Baltic Avenue")] == 0 and st.mortgaged[P("Mediterranean Avenue")]
+    assert st.cash[0] == 40 + 30 - 60
+    assert total_money(game) == 0
+
+
+def test_a_player_who_stops_raising_the_price_has_declined_and_the_lot_is_auctioned():
+    """QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE: a purchase is no debt: the player who
+    stops raising the price before holding it has declined; the lot is auctioned."""
+    agent = Scripted(buy=True)  # raises nothing
+    bidder = Scripted(bids=[10])
+    game = scenario(agents=[agent, bidder, Scripted()], dice=[(1, 2)],
+                    cash={0: 40}, owners={"Mediterranean Avenue": 0})
+    game.play_turn()
+    st = game.state
+    assert st.owner[P("Baltic Avenue")] == 1 and not st.mortgaged[P("Mediterranean Avenue")]
+    assert st.cash[:2] == [40, 1490] and not st.bankrupt[0]
+    assert total_money(game) == 0
+
+
+def test_a_player_who_could_not_raise_the_price_is_not_asked():
+    """QUAND LE JETON TOMBE SUR UN BIEN SANS PROPRIÉTAIRE: cash, sales and mortgages all short of
+    the price: the player is not offered the lot; it is auctioned."""
+    agent = Scripted(buy=True)
+    game = scenario(agents=[agent, Scripted(), Scripted()], dice=[(1, 2)],
+                    cash={0: 20}, owners={"Mediterranean Avenue": 0})
+    game.play_turn()
+    assert ("buy", P("Baltic Avenue")) not in agent.asked
+    assert game.state.owner[P("Baltic Avenue")] == -1
+
+
+@pytest.mark.parametrize("cash, buys", [(100, True), (10, False)])
+def test_the_default_agent_mortgages_to_complete_a_group_but_never_sells_buildings(cash, buys):
+    """Decision (agents): short of cash, the default agent buys a lot that completes a group
+    when mortgaging its lots outside built or whole groups raises the price and leaves a third
+    of its reserve; it never sells buildings for a purchase."""
+    agent = DefaultAgent()
+    game = scenario(agents=[agent, Scripted(), Scripted()], dice=[(1, 3)], cash={0: cash},
+                    positions={0: "Free Parking"},
+                    owners={"Kentucky Avenue": 0, "Indiana Avenue": 0, "Park Place": 0,
+                            "Boardwalk": 0},
+                    houses={"Park Place": 2, "Boardwalk": 2})
+    game.play_turn()  # Illinois Avenue, $240
+    st = game.state
+    assert (st.owner[P("Illinois Avenue")] == 0) == buys
+    assert st.houses[P("Park Place")] == st.houses[P("Boardwalk")] == 2
+    if buys:
+        assert st.mortgaged[P("Kentucky Avenue")] and st.mortgaged[P("Indiana Avenue")]
+        assert st.cash[0] == cash + 110 + 110 - 240
+    else:
+        assert not any(st.mortgaged)
     assert total_money(game) == 0

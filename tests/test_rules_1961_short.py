@@ -7,6 +7,7 @@ import sys
 import pytest
 
 import rulelang
+import rulelang.runner
 from rulelang.engine.actions import Build, SellAll
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
@@ -127,11 +128,11 @@ def test_second_bankruptcy_to_the_bank_gives_it_everything_without_auction():
     """PARTIE ABRÉGÉE 3: owing the bank, the bank takes all, buildings too; no auction."""
     bidder = Scripted(bids=[500])
     game = scenario(players=4, agents=[Scripted(), bidder, Scripted(), Scripted()],
-                    name=SHORT, dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 10},
+                    name=SHORT, dice=[(1, 3)], positions={0: "GO"}, cash={0: 10},
                     owners={"Baltic Avenue": 0, "Mediterranean Avenue": 0},
-                    houses={"Baltic Avenue": 3, "Mediterranean Avenue": 3})
+                    houses={"Baltic Avenue": 2, "Mediterranean Avenue": 2})
     _retired(game, 3)
-    game.play_turn()  # Luxury Tax $75
+    game.play_turn()  # Income Tax $200: more than his $10, $100 of houses, $60 of mortgages
     st = game.state
     assert game.over and game.end_reason == "end_of_game"
     assert st.owner[P("Baltic Avenue")] == -1 and st.houses[P("Baltic Avenue")] == 0

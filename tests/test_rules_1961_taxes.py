@@ -1,6 +1,11 @@
 """Scenario tests of the 1961 regular game: the TAX spaces (Income Tax, Luxury Tax)."""
 
+import json
+
+import pytest
+
 from rulelang.engine.actions import Mortgage
+from rulelang.engine.agents import DefaultAgent
 from scenario import Scripted, rulebook, scenario, total_money
 
 RB = rulebook()
@@ -64,4 +69,24 @@ def test_income_tax_the_player_cannot_pay_is_bankrupt_to_the_bank():
     assert st.bankrupt[0] and st.cash[0] == 0
     assert st.cash[st.bank] == bank + 150  # his cash goes to the bank
     assert not game.over and st.current == 1
+    assert total_money(game) == 0
+
+
+@pytest.mark.parametrize("cash, owners, houses, chosen, paid", [
+    # dear houses ($200 each), counted $100: the estimate ($1950) says 10%, the worth $2350
+    (800, {"Park Place": 0, "Boardwalk": 0}, {"Park Place": 2, "Boardwalk": 2}, "worth:10", 235),
+    # cheap houses ($50 each), counted $100: the estimate ($2220) says $200, the worth $1820
+    (1300, {"Mediterranean Avenue": 0, "Baltic Avenue": 0},
+     {"Mediterranean Avenue": 4, "Baltic Avenue": 4}, "money:200", 200),
+])
+def test_the_default_agent_chooses_the_income_tax_before_computing_its_worth(
+        cash, owners, houses, chosen, paid):
+    """TAXE: « cette décision avant d'avoir calculé son capital total »: the default agent chooses from an estimate
+    (cash, printed prices, $100 a house), not from the exact worth, and may so pay more."""
+    log: list = []
+    game = scenario(agents=[DefaultAgent(), Scripted(), Scripted()], dice=[(1, 3)],
+                    cash={0: cash}, owners=owners, houses=houses, log=log)
+    game.play_turn()  # GO + 4: Income Tax
+    [choice] = [e for e in map(json.loads, log) if e["event"] == "tax_choice"]
+    assert (choice["choice"], choice["amount"]) == (chosen, paid)
     assert total_money(game) == 0

@@ -259,7 +259,7 @@ def test_quick_game_ends_at_the_first_bankruptcy_richest_wins():
     bidder = Scripted(bids=[100])
     game = scenario(name=QUICK, agents=[Scripted(), bidder, Scripted()], dice=[(1, 2)],
                     positions={0: "Mésozoïque"}, cash={0: 50, 2: 1600},
-                    owners={"Oriental Avenue": 0, "Boardwalk": 1})
+                    owners={"Oriental Avenue": 0, "Boardwalk": 1}, mortgaged=["Oriental Avenue"])
     game.play_turn()
     st = game.state
     assert game.over and game.end_reason == "end_of_game" and st.bankruptcies == 1

@@ -102,6 +102,24 @@ def test_scarce_building_auction_opens_at_the_printed_cost():
     assert game.state.cash[1] == 1500 - 60 and total_money(game) == 0
 
 
+@pytest.mark.parametrize("bid, won", [(101, False), (100, True)])
+def test_scarce_building_bid_is_paid_in_cash_not_raised_as_a_debt(bid, won):
+    """Crise de l'immobilier: decision: the bid replaces the printed price and is paid in cash
+    as any building is (not as the debt of a deed's auction): with $100 in hand, a bid of $101
+    is refused though mortgages could raise it, and nothing changes; $100 wins the house."""
+    a1 = Scripted(wants_building=True, bids=[bid], place=P("Oriental Avenue"))
+    game = scenario(name=STD, agents=[Scripted(wants_building=True), a1, Scripted()],
+                    bank_houses=1, cash={1: 100},
+                    owners={**BROWN, "Oriental Avenue": 1, "Vermont Avenue": 1,
+                            "Connecticut Avenue": 1})
+    if not won:
+        refused(game, 0, Build(P("Mediterranean Avenue")), "building_shortage")
+        return
+    apply(game, 0, Build(P("Mediterranean Avenue")))
+    st = game.state
+    assert st.houses[P("Oriental Avenue")] == 1 and st.cash[1] == 0 and total_money(game) == 0
+
+
 def test_auction_bid_may_exceed_cash_when_funds_can_be_raised():
     """Achat de propriétés: the text does not ask for cash; decision: a bid is paid as a debt."""
     bidder = Scripted(bids=[300], raise_with=[])
@@ -175,3 +193,32 @@ def test_rent_must_be_claimed_before_the_second_player_after_rolls():
                         owners={"Oriental Avenue": 1})
         game.play_turn()
         assert game.state.cash[1] == 1500 + paid, delay
+
+
+def test_a_player_short_of_cash_mortgages_to_buy():
+    """Achat de propriétés / Vente de propriétés: buildings are sold back « à n'importe quel
+    moment » and lots mortgaged for cash: a player without the price in hand may raise it to
+    buy the lot it stopped on (decision D10)."""
+    from rulelang.engine.actions import Mortgage
+    agent = Scripted(buy=True, raise_with=[Mortgage(P("Mediterranean Avenue"))])
+    game = scenario(name=STD, agents=[agent, Scripted(), Scripted()], dice=[(1, 2)],
+                    cash={0: 40}, owners={"Mediterranean Avenue": 0})
+    game.play_turn()  # Départ + 3: Baltic Avenue, 60
+    st = game.state
+    assert st.owner[P("Baltic Avenue")] == 0 and st.mortgaged[P("Mediterranean Avenue")]
+    assert st.cash[0] == 40 + 30 - 60 and total_money(game) == 0
+
+
+def test_bankrupt_only_when_the_debt_cannot_be_gathered():
+    """Faillite: « Si vous devez plus d'argent ... que vous ne puissiez en rassembler »: a
+    player whose agent stops while its mortgages would pay is made to mortgage; one whose
+    every sale and mortgage falls short is bankrupt."""
+    game = scenario(name=STD, dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 50},
+                    owners={"Baltic Avenue": 0, "Electric Company": 0})
+    game.play_turn()  # Taxe de luxe 75
+    st = game.state
+    assert not st.bankrupt[0] and st.mortgaged[P("Baltic Avenue")] and st.cash[0] == 5
+    short = scenario(name=STD, dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 40},
+                     owners={"Baltic Avenue": 0})
+    short.play_turn()  # 40 + 30 < 75
+    assert short.state.bankrupt[0] and total_money(short) == 0

@@ -62,7 +62,7 @@ def test_jackpot_bankruptcy_owing_the_pot():
     """Free Parking jackpot: a player who cannot pay a tax gives his cash to the pot, his lots
     to the bank."""
     game = scenario(name=JACKPOT, dice=[(1, 2)], positions={0: "Short Line"}, cash={0: 50},
-                    owners={"Baltic Avenue": 0})
+                    owners={"Baltic Avenue": 0}, mortgaged=["Baltic Avenue"])
     game.play_turn()  # Luxury Tax $75
     st = game.state
     assert st.bankrupt[0] and pot(game) == 50 and st.owner[P(game, "Baltic Avenue")] == -1

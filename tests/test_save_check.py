@@ -173,6 +173,10 @@ CASES = {
         "'_bid_key' has 3 entries, expected 2"),
     "no seats": (lambda g: (g.__setitem__("agents", []),
                             g["state"].update(players=0, bank=0)), "has no seats"),
+    "fewer seats than the rulebook's players": (
+        lambda g: (g.__setitem__("agents", g["agents"][:2]),
+                   g["state"].update(players=2, bank=2)),
+        "2 seats, and the rulebook is for 3 to 8 players"),
     "a turn cap below zero": (lambda g: g.__setitem__("max_turns", -5),
                               "the turn cap is -5"),
 }

@@ -172,6 +172,9 @@ class _Shuffled(Game):
         super().__init__(*args, **kwargs)
         self.deck_rng = random.Random(self.seed * 7919 + 1)
 
+    def seat_players(self, rulebook, players):
+        """Two pawns whatever the rulebook's `set players`: an instrument of the chain."""
+
     def draw(self, f, deck_index):
         self.deck_rng.shuffle(self.state.decks[deck_index])
         super().draw(f, deck_index)
@@ -357,3 +360,18 @@ def test_run_spreads_a_batch_with_the_same_summary():
         d.pop("elapsed_s")
         d.pop("turns_per_s")
     assert out[0] == out[1] and out[0]["games"] == 16
+
+
+def test_a_difference_of_shares_stays_within_one():
+    from rulelang.stats import paired
+
+    d = paired("share", [0] * 999 + [1], [1] * 1000)
+    assert d.diff.high <= 1.0 and d.diff.low >= -1.0 and d.diff.value == 0.999
+
+
+def test_the_end_reasons_are_counted_once():
+    result = CliRunner().invoke(cli, ["stats", CLASSIC, "--games", "3", "--max-turns", "40"])
+    assert result.exit_code == 0, result.output
+    assert "turn_cap (capped: no winner)" in result.output
+    assert "capped (turn cap)" not in result.output
+    assert "3 games, 4 players" in result.output

@@ -105,7 +105,7 @@ def test_pot_moves_money_in_and_out_never_creating_it(tmp_path):
 
 def test_lap_condition_counts_passing_go_only_when_used(tmp_path):
     """Laps are counted only by a rulebook whose conditions ask for them."""
-    rb = rulelang.load(str(RULESETS / "classic_1961.rules"))
+    rb = rulelang.load(str(RULESETS / "french_standard.rules"))
     game = _game(rb, [(1, 2)])
     game.state.position[0] = rb.space("Boardwalk").index
     game.play_turn()

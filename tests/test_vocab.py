@@ -427,3 +427,18 @@ def test_messages_write_a_value_by_its_declared_form(primitive):
 
     nodes = [n for n in _nodes(primitive.example) if vocab.primitive_of(n) is primitive]
     assert nodes and all(units.shown(n) in primitive.example for n in nodes)
+
+
+@pytest.mark.parametrize("word, form", [("cite", 'cite "source", "section"'),
+                                        ("extends", 'extends "file.rules"'),
+                                        ("before", "before TARGET rule NAME:"),
+                                        ("rule", "rule NAME:")])
+def test_explain_knows_the_words_of_a_files_structure(word, form):
+    """`rulelang explain cite`: the structure's words, as the language server's hover has
+    them, before any primitive that contains the word."""
+    from click.testing import CliRunner
+    from rulelang_cli.main import main
+
+    result = CliRunner().invoke(main, ["explain", word])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(form) and "docs/language.md" in result.output

@@ -84,6 +84,13 @@ def compare(file_a, file_b, show_all, games, players, seed, max_turns, agents, o
         sys.exit(INTERRUPTED)
 
 
+def _here(text: str) -> str:
+    """A place, its path relative to the current directory when it lies under it."""
+    import os
+
+    return text.replace(os.getcwd() + os.sep, "")
+
+
 def _value(figure: str, x: float) -> str:
     if figure.startswith(("turns", "rounds", "money", "rule")) and \
             not figure.endswith("share of games"):
@@ -104,12 +111,17 @@ def print_comparison(c, show_all: bool) -> None:
     changes = Table(title="what B changes in the rulebook")
     changes.add_column("change")
     changes.add_column("name")
-    changes.add_column("A")
-    changes.add_column("B")
-    changes.add_column("written at")
+    changes.add_column("in A")
+    changes.add_column("in B")
     for ch in c.changes:
-        changes.add_row(ch.kind, printable(ch.name), printable(ch.before or "—"),
-                        printable(ch.after or "—"), printable(ch.where))
+        if ch.kind == "rule removed":
+            after = f"removed at {ch.where}"
+        elif ch.kind in ("setting", "option"):
+            after = f"{ch.after} ({ch.where})"
+        else:
+            after = ch.after or "—"
+        changes.add_row(ch.kind, printable(ch.name), printable(_here(ch.before or "—")),
+                        printable(_here(after)))
     if c.changes:
         console.print(changes)
     else:
@@ -138,7 +150,7 @@ def print_comparison(c, show_all: bool) -> None:
     verdict = "longer" if turns.diff.value > 0 else "shorter"
     console.print(f"game length: B is {abs(turns.diff.value):,.1f} player-turns {verdict} on "
                   f"average ({turns.diff.low:+,.1f} to {turns.diff.high:+,.1f}, paired by "
-                  f"seed){'' if turns.significant else ': not significant'}")
+                  f"seed): {'significant' if turns.significant else 'not significant'}")
     rows_b = {r.name: r for r in b.rules}
     rows_a = {r.name: r for r in a.rules}
     for ch in c.changes:

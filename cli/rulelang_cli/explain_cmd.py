@@ -29,6 +29,13 @@ def explain(what: tuple[str, ...]) -> None:
                                      param_hint="CODE")
         show_section(explanation(code))
         return
+    from rulelang.navigate import KEYWORDS  # the structure of a file: rule, cite, extends ...
+
+    keyword = KEYWORDS.get(text.lower())
+    if keyword is not None:
+        form, doc, section = keyword
+        click.echo(printable(f"{form}\n  {doc} (docs/language.md, \"{section}\")"))
+        return
     found = find(text)
     if not found:
         hint = suggestion(text) or \

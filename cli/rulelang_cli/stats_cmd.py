@@ -104,7 +104,8 @@ def print_report(r) -> None:
 
     console = _console()
     last = r.seed + r.games - 1
-    console.print(printable(f"{r.ruleset} — {r.games} games, {r.players} players "
+    games = f"{r.games} game" + ("" if r.games == 1 else "s")
+    console.print(printable(f"{r.ruleset} — {games}, {r.players} players "
                             f"({', '.join(r.agents)}), seeds {r.seed}..{last}"), style="bold")
     console.print("shares with their 95% confidence intervals\n")
 
@@ -123,8 +124,8 @@ def print_report(r) -> None:
     ends.add_column("games", justify="right")
     ends.add_column("share", justify="right")
     for reason, share in r.end_reasons.items():
-        ends.add_row(printable(reason), str(share.count), pct(share.interval))
-    ends.add_row("capped (turn cap)", str(r.capped.count), pct(r.capped.interval))
+        label = "turn_cap (capped: no winner)" if reason == "turn_cap" else reason
+        ends.add_row(printable(label), str(share.count), pct(share.interval))
     console.print(ends)
 
     t = r.turns

@@ -84,6 +84,10 @@ class Probe(Game):
         self._unpledged = [False] * rb.size
         self._full_decks = [list(range(len(d.cards))) for d in rb.decks]
 
+    def seat_players(self, rulebook: Rulebook, players: int) -> None:
+        """Two seats whatever the rulebook's `set players`: the probe is no table of players
+        (the pawn of seat 0, and seat 1 as the other owner)."""
+
     # ------------------------------------------------------------ the recorded primitives
 
     def _move(self, seat, steps, rule, dice, total, rent, streak=0, passing=True):

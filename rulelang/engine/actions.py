@@ -650,7 +650,8 @@ def _shortage(game: Game, seat: int, kind, from_cost: bool, rule: str) -> bool:
     if winner is None:
         return True
     # the lots the winner may take it on and pay for: the bid replaces the printed price, not
-    # the lifting of a mortgaged lot's mortgage that building there costs too
+    # the lifting of a mortgaged lot's mortgage that building there costs too (the bid was
+    # refused above building_bid_limit, so one such lot remains)
     cash = st.cash[winner] - price
     targets = [q for q in game.rulebook.properties if _can_build_kind(game, winner, q, kind)
                and cash >= _extra_cost(game, q)]
@@ -666,6 +667,24 @@ def _shortage(game: Game, seat: int, kind, from_cost: bool, rule: str) -> bool:
     game.transfer(st.bank, winner, refund, "building auction", rule)
     _build(game, winner, choice, kind)
     return True
+
+
+def building_bid_limit(game: Game, seat: int, kind: str) -> int:
+    """The highest bid the player may make for a scarce building of `kind` ("house" or
+    "hotel"): the bid replaces the printed price and is paid in cash, as any building is
+    bought, together with the lifting of the mortgage of the lot it goes on (the cheapest to
+    lift of the lots that may take it); -1 when no lot of the player's may take it."""
+    least = -1
+    for q in game.holdings()[seat]:
+        try:
+            k, _ = check_build(game, seat, q)
+        except IllegalAction:
+            continue
+        if k == kind:
+            extra = _extra_cost(game, q)
+            if least < 0 or extra < least:
+                least = extra
+    return -1 if least < 0 else game.state.cash[seat] - least
 
 
 def _extra_cost(game: Game, pos: int) -> int:
@@ -735,6 +754,38 @@ def can_raise(game: Game, seat: int) -> bool:
         if houses[pos] or hotels[pos] or not mortgaged[pos]:
             return True
     return False
+
+
+def forced_raise(game: Game, seat: int):
+    """The sale or mortgage the engine makes for a player in debt whose agent stopped
+    raising funds while it still could (FAILLITE: bankrupt only when the debt truly cannot
+    be paid): the first lot, in board order, that may be mortgaged; else the first building
+    that may be sold (a group's hotels whole when the bank lacks the houses to break one
+    down); None when the rules allow neither."""
+    lots = game.holdings()[seat]
+    for q in lots:
+        try:
+            check_mortgage(game, seat, q)
+        except IllegalAction:
+            continue
+        return Mortgage(q)
+    st = game.state
+    for q in lots:
+        if not (st.houses[q] or st.hotels[q]):
+            continue
+        try:
+            check_sell(game, seat, q)
+        except IllegalAction:
+            pass
+        else:
+            return Sell(q)
+        if st.hotels[q]:
+            group = game.rulebook.group_of[q]
+            if not game.rulebook.permits["sell_group"] or \
+                    _refusing_lot(game, "sell_group", seat, q, seat) is None:
+                if group >= 0:
+                    return SellAll(q)
+    return None
 
 
 def _trade(game: Game, seat: int, t: Trade) -> None:
@@ -837,7 +888,12 @@ def run_auction(game: Game, lot: Lot, min_bid: int, rule: str, bidders=None, bef
             if type(bid) is not int or bid < min_bid:
                 raise refusal(game, "auction_min_bid",
                               f"a bid must be a whole amount of at least {min_bid}")
-            if bid > st.cash[seat] and bid > means(game, seat):
+            if lot.pos < 0:
+                # a scarce building: bought in cash, with the lifting of its lot's mortgage
+                if bid > building_bid_limit(game, seat, lot.kind):
+                    raise IllegalAction(rule, f"a bid for a {lot.kind} is paid in cash, with "
+                                        "the lifting of the mortgage of the lot it goes on")
+            elif bid > st.cash[seat] and bid > means(game, seat):
                 raise refusal(game, "auction_min_bid",
                               "a bid cannot exceed what the player could raise")
             if permits:

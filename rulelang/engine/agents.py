@@ -35,6 +35,8 @@ class Agent:
         """Called once when the game seats the agent."""
 
     def buy(self, game: Game, seat: int, pos: int) -> bool:
+        """Buy the lot at its printed price? A player short of cash is asked too when its
+        sales and mortgages could raise the price: it is then asked to raise_funds."""
         return False
 
     def bid(self, game: Game, seat: int, lot: Lot, high: int) -> int | None:
@@ -50,7 +52,9 @@ class Agent:
         return 0
 
     def raise_funds(self, game: Game, seat: int, owed: int):
-        """One Sell, SellAll or Mortgage toward paying `owed`, or None to give up."""
+        """One Sell, SellAll or Mortgage toward holding `owed` in cash, or None to stop: for
+        a purchase, stopping declines it; for a debt the engine makes the sales and mortgages
+        itself while they could still pay it (Game.raise_funds)."""
         return None
 
     def manage(self, game: Game, seat: int):
@@ -153,6 +157,7 @@ class DefaultAgent(Agent):
         self.reserve = reserve
         self._traded_at = -1
         self._card_asked = -1  # the turn before which it last offered to buy a jail card
+        self._between_cash = 0  # its cash when it last passed between turns
         self._idle_need = 0  # passing until the cash reaches this,
         self._idle_version = -1  # while the player's holdings stay as they were
         self._idle_supply = -1  # and the bank's supply of houses and hotels too
@@ -205,7 +210,30 @@ class DefaultAgent(Agent):
     def buy(self, game: Game, seat: int, pos: int):
         price = game.rulebook.spaces[pos].price
         cash = game.state.cash[seat]
-        return cash - price >= self.reserve // 3 or (cash >= price and _wants(game, seat, pos) > 1.5)
+        if cash >= price:
+            return cash - price >= self.reserve // 3 or _wants(game, seat, pos) > 1.5
+        # short of cash: only a lot that completes, extends or blocks a group, paid by
+        # mortgaging lots outside its whole groups (what raise_funds mortgages first), keeping
+        # a third of its reserve; never by selling buildings
+        if _wants(game, seat, pos) < 1.3:
+            return False
+        return cash + self._spare_mortgages(game, seat) - price >= self.reserve // 3
+
+    def _spare_mortgages(self, game: Game, seat: int) -> int:
+        """What mortgaging the player's lots outside its whole groups, in groups without
+        buildings, would bring (those the permissions allow)."""
+        st, rb = game.state, game.rulebook
+        full = game.whole_streets()[seat]
+        total = 0
+        for q in game.holdings()[seat]:
+            g = rb.group_of[q]
+            if st.mortgaged[q] or g in full or (rb.is_street[q]
+                                                 and act.group_has_buildings(game, g)):
+                continue
+            if self._asks_mortgage and not _may(game, seat, self._mortgages[q]):
+                continue
+            total += rb.spaces[q].mortgage
+        return total
 
     def bid(self, game: Game, seat: int, lot, high: int):
         st = game.state
@@ -219,6 +247,8 @@ class DefaultAgent(Agent):
             value = self._bid_value
         else:
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
+            # in cash, with the lifting of the lot's mortgage (actions.building_bid_limit)
+            value = min(value, act.building_bid_limit(game, seat, lot.kind))
         limit = min(value, st.cash[seat] - self.reserve // 3)
         if high + 1 > limit:
             return None
@@ -239,9 +269,22 @@ class DefaultAgent(Agent):
         return "roll"
 
     def tax(self, game: Game, seat: int, options):
-        worth = game.worth(seat)
+        # the choice comes before the worth is computed (004 TAXE): the player goes by what it
+        # sees at a glance, not by game.worth
+        worth = self.estimated_worth(game, seat)
         costs = [v if k == "money" else worth * v // 100 for k, v in options]
         return costs.index(min(costs))
+
+    def estimated_worth(self, game: Game, seat: int) -> int:
+        """The worth as a player reckons it at a glance: its cash and the prices printed on
+        its deeds, and a round $100 for each house (a hotel as the houses it takes and one
+        more), whatever the buildings cost."""
+        st, rb = game.state, game.rulebook
+        per_hotel = game.settings.houses_per_hotel + 1
+        total = st.cash[seat]
+        for q in game.holdings()[seat]:
+            total += rb.spaces[q].price + 100 * (st.houses[q] + per_hotel * st.hotels[q])
+        return total
 
     def raise_funds(self, game: Game, seat: int, owed: int):
         owned = game.holdings()[seat]
@@ -323,8 +366,13 @@ class DefaultAgent(Agent):
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
-        # Nothing of the player's changed since it last passed, nor whether the bank has
-        # buildings, and it still lacks the cash the cheapest improvement it saw needs: pass.
+        return self._build_or_lift(game, seat, cash)
+
+    def _build_or_lift(self, game: Game, seat: int, cash: int):
+        """The improvement `_improve` finds, unless nothing of the player's changed since it
+        last passed, nor whether the bank has buildings, and it still lacks the cash the
+        cheapest improvement it saw needs: then None at once."""
+        st = game.state
         version = game.seat_version[seat]
         supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         if cash < self._idle_need and version == self._idle_version \
@@ -336,18 +384,29 @@ class DefaultAgent(Agent):
         return action
 
     def between(self, game: Game, seat: int):
-        """Between turns as on its own turn (what it builds or lifts with the rent it just
-        collected, its trades); a prisoner about to play that wants out and holds no card
-        first offers to buy another player's "Get Out of Jail Free" card for less than the
-        fine (004 LA PRISON)."""
+        """Between turns it builds or lifts with the cash it received since it last passed
+        (rent, a salary); it trades on its own turn only. A prisoner about to play that wants
+        out and holds no card first offers to buy another player's "Get Out of Jail Free"
+        card for less than the fine (004 LA PRISON)."""
         st = game.state
-        if st.in_jail[seat] and seat == st.current and not st.jail_cards[seat] \
-                and self._card_asked != st.turn:
-            self._card_asked = st.turn
-            trade = self._buy_jail_card(game, seat)
-            if trade is not None:
-                return trade
-        return self.manage(game, seat)
+        cash = st.cash[seat]
+        if st.in_jail[seat]:
+            if seat == st.current and not st.jail_cards[seat] \
+                    and self._card_asked != st.turn:
+                self._card_asked = st.turn
+                trade = self._buy_jail_card(game, seat)
+                if trade is not None:
+                    return trade
+        elif cash <= self._between_cash:
+            return None  # no richer than when it last passed: nothing new it can afford
+        if cash < self._idle_need and game.seat_version[seat] == self._idle_version \
+                or cash < self.reserve:
+            # still short of the cheapest improvement it saw, nothing of its own changed
+            self._between_cash = cash
+            return None
+        action = self._build_or_lift(game, seat, cash)
+        self._between_cash = -1 if action is not None else cash
+        return action
 
     def _buy_jail_card(self, game: Game, seat: int):
         st = game.state
@@ -542,6 +601,8 @@ class RandomAgent(Agent):
 
     def bid(self, game: Game, seat: int, lot, high: int):
         cash = game.state.cash[seat]
+        if lot.kind != "deed":
+            cash = act.building_bid_limit(game, seat, lot.kind)
         if self.rng.random() < 0.5 or high + 1 > cash:
             return None
         bid = self.rng.randint(high + 1, min(cash, high + 100))

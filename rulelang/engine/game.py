@@ -48,6 +48,14 @@ def seed_key(seed: int) -> int:
     return seed & 0xFFFF_FFFF_FFFF_FFFF
 
 
+def check_players(rulebook: Rulebook, players: int) -> None:
+    """ValueError unless the rulebook is played by that many players (`set players`)."""
+    low, high = rulebook.settings.players
+    if not low <= players <= high:
+        raise ValueError(f"the rulebook {rulebook.title!r} is for {low} to {high} players, "
+                         f"not {players}")
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
@@ -59,7 +67,7 @@ class Game(Holdings):
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
-        "_throw_extras", "_turn_extras", "tally", "between",
+        "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
     )
 
     def __init__(
@@ -72,6 +80,7 @@ class Game(Holdings):
         tally: Tally | None = None,
     ):
         n = len(agents)
+        self.seat_players(rulebook, n)
         s = rulebook.settings
         self.rulebook = rulebook
         self.settings = s
@@ -87,6 +96,8 @@ class Game(Holdings):
         self.stop = False  # the current player's turn is interrupted (jail, bankruptcy)
         self.again = False  # the current player rolls once more
         self.between = False  # the players are acting between two turns (_between_turns)
+        # per seat about to play, every seat in the order they act between turns
+        self._orders = tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
@@ -104,6 +115,7 @@ class Game(Holdings):
         self._depth = 0
         self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
         self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
+        self._laps_start = [0] * n  # each player's laps when the current turn began
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
@@ -154,6 +166,11 @@ class Game(Holdings):
             self._setup()
         except GameOver:  # a rule of `the game starts` ended it, or a bound was reached
             pass
+
+    def seat_players(self, rulebook: Rulebook, players: int) -> None:
+        """ValueError unless the rulebook is played by that many players (check_players);
+        an instrument that is no table of players (analysis.probe) overrides it."""
+        check_players(rulebook, players)
 
     @property
     def max_turns(self) -> int:
@@ -265,8 +282,12 @@ class Game(Holdings):
         self.transfer(payer, creditor, amount, reason, rule)
         return True
 
-    def raise_funds(self, seat: int, amount: int) -> None:
-        """Ask the player to sell buildings or mortgage until it holds `amount` in cash."""
+    def raise_funds(self, seat: int, amount: int, debt: bool = True) -> None:
+        """Ask the player to sell buildings or mortgage until it holds `amount` in cash. For
+        a `debt` the engine, not the agent, decides that it cannot be paid: an agent that
+        stops (None) while its sales and mortgages could still pay the whole amount
+        (actions.means) has them made for it (actions.forced_raise); a debt larger than
+        that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
         # every action sells or mortgages something, so this ends
@@ -275,7 +296,11 @@ class Game(Holdings):
                 return
             action = agent.raise_funds(self, seat, amount)
             if action is None:
-                return
+                if not debt or act.means(self, seat) < amount:
+                    return
+                action = act.forced_raise(self, seat)
+                if action is None:
+                    return
             act.apply(self, seat, action)
 
     def buildings_paid(self, pos: int) -> int:
@@ -293,6 +318,12 @@ class Game(Holdings):
             if st.owner[pos] == seat:
                 total += rb.spaces[pos].price + self.buildings_paid(pos)
         return total
+
+    def laps_this_turn(self, seat: int) -> int:
+        """The times the player passed GO since the current turn began (laps are counted
+        only when a rule reads them)."""
+        laps = self.state.laps
+        return laps[seat] - self._laps_start[seat] if seat < len(laps) else 0
 
     def net_worth(self, seat: int) -> int:
         """The printed valuation of the short games (endings.valuation)."""
@@ -396,7 +427,10 @@ class Game(Holdings):
 
     def offer(self, seat: int, pos: int, auction: bool, rule: str) -> None:
         """The player may buy an unowned property at its price; else the bank auctions it
-        (both by `rule`)."""
+        (both by `rule`). A player short of cash is offered the lot if its sales and
+        mortgages could raise the price (mortgages and sales are allowed at any time): it
+        raises the cash (raise_funds, not as a debt), and a player that falls short has
+        declined."""
         st = self.state
         if st.owner[pos] >= 0:
             return
@@ -406,14 +440,21 @@ class Game(Holdings):
             course.fire(self, c.offered[pos], seat, pos)
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
                 return
-        if st.cash[seat] >= sp.price and not (self.rulebook.permits["buy"]
-                                              and self._buy_refused(seat, pos)) \
+        price = sp.price
+        if (st.cash[seat] >= price or act.means(self, seat) >= price) \
+                and not (self.rulebook.permits["buy"] and self._buy_refused(seat, pos)) \
                 and self.agents[seat].buy(self, seat, pos):
-            self.transfer(seat, st.bank, sp.price, "purchase", rule)
-            self.give_deed(pos, seat, rule)
-            if c.bought and c.bought[pos]:
-                course.fire(self, c.bought[pos], seat, pos)
-        elif auction:
+            if st.cash[seat] < price:
+                self.raise_funds(seat, price, debt=False)
+                if st.bankrupt[seat] or self.over:  # a rule of a mortgage or a sale
+                    return
+            if st.cash[seat] >= price:
+                self.transfer(seat, st.bank, price, "purchase", rule)
+                self.give_deed(pos, seat, rule)
+                if c.bought and c.bought[pos]:
+                    course.fire(self, c.bought[pos], seat, pos)
+                return
+        if auction:
             self.auction(pos, rule)
 
     def _buy_refused(self, seat: int, pos: int) -> bool:
@@ -512,10 +553,10 @@ class Game(Holdings):
             if by and self._log:
                 for rule, mult in by:
                     self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
-            cash = st.cash
-            if cash[seat] >= rent and not self._log and self.tally is None:
-                cash[seat] -= rent
-                cash[owner] += rent
+            # through `transfer` (`charge` when short) however the game is watched (log,
+            # tally or neither): the invariants checked on the log hold the path run without
+            if st.cash[seat] >= rent:
+                self.transfer(seat, owner, rent, "rent", f.rule)
             else:
                 self.charge(seat, owner, rent, "rent", f.rule)
 
@@ -747,13 +788,16 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
-        if st.turn:
+        if st.turn:  # between two turns: every player's actions
             try:
                 self._between_turns(seat)
             except GameOver:
+                pass
+            if self.over:
                 self._next()
                 return
             self.stop = False
+        self._laps_start = st.laps[:]
         if not self._turn_extras:  # roll (or a turn in jail), then manage
             try:
                 if st.in_jail[seat]:
@@ -815,30 +859,31 @@ class Game(Holdings):
         MAISONS, HYPOTHÈQUES « en tout temps »; 000 « entre les tours des autres joueurs »;
         003 N'ATTENDEZ PAS VOTRE TOUR): each agent's `between` answers one action at a
         time until it passes."""
-        st = self.state
-        n = st.players
         agents = self.agents
-        bankrupt = st.bankrupt
+        bankrupt = self.state.bankrupt
         self.between = True
         try:
-            for k in range(n):
-                seat = first + k
-                if seat >= n:
-                    seat -= n
-                if bankrupt[seat]:
-                    continue
-                agent = agents[seat]
-                for _ in range(MAX_ACTIONS):
-                    action = agent.between(self, seat)
-                    if action is None:
-                        break
-                    act.apply_between(self, seat, action)
-                    if bankrupt[seat] or self.over:
-                        break
-                if self.over:
-                    return
+            for seat in self._orders[first]:
+                if not bankrupt[seat]:
+                    action = agents[seat].between(self, seat)
+                    if action is not None:
+                        self._acts_between(seat, action)
+                        if self.over:
+                            return
         finally:
             self.between = False
+
+    def _acts_between(self, seat: int, action) -> None:
+        """The player's actions between turns, from its first, until it passes."""
+        agent = self.agents[seat]
+        bankrupt = self.state.bankrupt
+        taken = 0
+        while action is not None:
+            act.apply_between(self, seat, action)
+            taken += 1
+            if bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
+                return
+            action = agent.between(self, seat)
 
     def _manage(self, seat: int) -> None:
         """The player's decisions between rolls: one action at a time, until it passes."""

@@ -21,7 +21,8 @@ _COUNT = Param("count", "count", "the number compared", low=0,
                bound="a count is never negative")
 
 _PROPS = (("cash", "cash", "money"), ("worth", "worth", "money"),
-          ("net worth", "net_worth", "money"), ("laps", "laps", "count"),
+          ("net worth", "net_worth", "money"), ("laps this turn", "turn_laps", "count"),
+          ("laps", "laps", "count"),
           ("turns in jail", "jail_turns", "count"), ("turns", "turns", "count"),
           ("doubles in a row", "doubles", "count"))
 
@@ -53,7 +54,9 @@ FACTORS = (
               for words, prop, unit in _PROPS),
         "the WHO's `cash`, `worth` (cash, printed prices, buildings: as income tax counts it) "
         "or `net worth` (the printed valuation: mortgaged deeds at their mortgage value) are "
-        "money; `laps` (GO passed), `turns` (turns begun, this one included), `turns in jail` "
+        "money; `laps` (GO passed), `laps this turn` (GO passed since the current turn "
+        "began, the pass of the event included), "
+        "`turns` (turns begun, this one included), `turns in jail` "
         "(of this stay) and `doubles in a row` (thrown this turn, ending with the throw of the "
         "event: 0 after a throw that is no double) are counts",
         (_WHO,),
