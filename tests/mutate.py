@@ -572,7 +572,8 @@ FIDELITY_BUGS = (
 
 
 AUDIT_SEED = 13  # the seed of the audit's draw (docs/testing.md)
-AUDIT_COMMIT = "d2203c6eeb2ae31a99eb71f999351e8f7ac51b86"  # docs/fidelity.md as the audit drew its rows from it
+# docs/fidelity.md as the audit drew its rows from it
+AUDIT_COMMIT = "d2203c6eeb2ae31a99eb71f999351e8f7ac51b86"
 AUDIT_SIZE = 60
 AUDIT_LEAST = 5  # rows drawn from each `## ` section of docs/fidelity.md at least
 
