@@ -269,6 +269,42 @@ def assert_contents(name: str, options: tuple[str, ...], dice: int, decks: list[
     assert [t.name for t in rb.tokens] == tokens
 
 
+# The classic deeds as printed (shared/data/board_classic.csv): position -> price, mortgage,
+# house cost, rents (a street: bare to hotel; a railroad: by the number held; a utility: the
+# dice multipliers), so that an edition "with the classic values" is held to the deeds
+# themselves, not only to classic_board.rules.
+CLASSIC_DEEDS = {
+    1: (60, 30, 50, (2, 10, 30, 90, 160, 250)),
+    3: (60, 30, 50, (4, 20, 60, 180, 320, 450)),
+    5: (200, 100, 0, (25, 50, 100, 200)),
+    6: (100, 50, 50, (6, 30, 90, 270, 400, 550)),
+    8: (100, 50, 50, (6, 30, 90, 270, 400, 550)),
+    9: (120, 60, 50, (8, 40, 100, 300, 450, 600)),
+    11: (140, 70, 100, (10, 50, 150, 450, 625, 750)),
+    12: (150, 75, 0, (4, 10)),
+    13: (140, 70, 100, (10, 50, 150, 450, 625, 750)),
+    14: (160, 80, 100, (12, 60, 180, 500, 700, 900)),
+    15: (200, 100, 0, (25, 50, 100, 200)),
+    16: (180, 90, 100, (14, 70, 200, 550, 750, 950)),
+    18: (180, 90, 100, (14, 70, 200, 550, 750, 950)),
+    19: (200, 100, 100, (16, 80, 220, 600, 800, 1000)),
+    21: (220, 110, 150, (18, 90, 250, 700, 875, 1050)),
+    23: (220, 110, 150, (18, 90, 250, 700, 875, 1050)),
+    24: (240, 120, 150, (20, 100, 300, 750, 925, 1100)),
+    25: (200, 100, 0, (25, 50, 100, 200)),
+    26: (260, 130, 150, (22, 110, 330, 800, 975, 1150)),
+    27: (260, 130, 150, (22, 110, 330, 800, 975, 1150)),
+    28: (150, 75, 0, (4, 10)),
+    29: (280, 140, 150, (24, 120, 360, 850, 1025, 1200)),
+    31: (300, 150, 200, (26, 130, 390, 900, 1100, 1275)),
+    32: (300, 150, 200, (26, 130, 390, 900, 1100, 1275)),
+    34: (320, 160, 200, (28, 150, 450, 1000, 1200, 1400)),
+    35: (200, 100, 0, (25, 50, 100, 200)),
+    37: (350, 175, 200, (35, 175, 500, 1100, 1300, 1500)),
+    39: (400, 200, 200, (50, 200, 600, 1400, 1700, 2000)),
+}
+
+
 def assert_classic_values(name: str) -> None:
     """Every space of the rulebook is the classic board's space at that position, its name
     aside: kind, group, price, mortgage, building costs, rents and multipliers."""
@@ -276,3 +312,6 @@ def assert_classic_values(name: str) -> None:
     assert len(rb.spaces) == len(classic.spaces)
     for mine, theirs in zip(rb.spaces, classic.spaces):
         assert attrs.evolve(mine, name="") == attrs.evolve(theirs, name=""), mine.name
+    deeds = {sp.index: (sp.price, sp.mortgage, sp.house_cost, sp.rents or sp.multipliers)
+             for sp in rb.spaces if sp.price}
+    assert deeds == CLASSIC_DEEDS

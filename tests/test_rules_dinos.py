@@ -7,7 +7,8 @@ import pytest
 from rulelang.engine.actions import Build, IllegalAction, Lift, Sell, Trade, apply
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
-from scenario import Scripted, assert_dealt, refused, rulebook, scenario, total_money
+from scenario import (Scripted, assert_classic_values, assert_dealt, refused, rulebook, scenario,
+                      total_money)
 
 DINOS, QUICK = "dinos.rules", "dinos_quick.rules"
 RB = rulebook(DINOS)
@@ -245,11 +246,12 @@ def test_quick_forced_exit_from_prison_on_the_next_turn(answer, dice, fine):
 
 
 def test_quick_forced_exit_with_a_card():
-    """PARTIE RAPIDE 3: or use a "libéré de prison" card, then roll."""
+    """PARTIE RAPIDE 3: or use a "libéré de prison" card, then roll (and move by it)."""
     game = scenario(name=QUICK, agents=[Scripted(jail="card"), Scripted(), Scripted()],
                     in_jail={0: 0}, dice=[(1, 2)], jail_cards={0: [("Site de fouilles", "CH08")]})
     game.play_turn()
     assert not game.state.in_jail[0] and game.state.cash[0] == 1500
+    assert game.state.position[0] == P("States Avenue")
 
 
 def test_quick_game_ends_at_the_first_bankruptcy_richest_wins():
@@ -264,3 +266,11 @@ def test_quick_game_ends_at_the_first_bankruptcy_richest_wins():
     assert bidder.asked == [] and st.owner[P("Oriental Avenue")] == -1  # no auction now
     assert valuation(game, 1) == 1900 > valuation(game, 2) == 1600 and game.winner == 1
     assert total_money(game) == 0
+
+
+def test_deeds_keep_the_classic_values():
+    """CE QUI RESTE: the deed values of a classic game; the four corners keep their work."""
+    assert_classic_values(DINOS)
+    rb = rulebook(DINOS)
+    kinds = [rb.spaces[q].kind for q in (0, 10, 20, 30)]
+    assert kinds == ["go", "jail", "plain", "go_to_jail"]  # Parc gratuit: a plain space

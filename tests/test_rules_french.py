@@ -184,6 +184,17 @@ def test_time_limit_game_ends_at_the_agreed_hour():
     assert game.winner == max(alive, key=lambda s: (valuation(game, s), game.state.cash[s], -s))
 
 
+def test_rent_must_be_claimed_before_the_second_player_after_rolls():
+    """Arrêt sur une propriété déjà achetée: the owner who claims after the next player has
+    rolled is still in time; after the second player after the tenant has rolled, too late."""
+    for delay, paid in ((1, 6), (2, 0)):
+        owner = Scripted(claim_delay=delay)
+        game = scenario(name=STD, agents=[Scripted(), owner, Scripted()], dice=[(2, 4)],
+                        owners={"Oriental Avenue": 1})
+        game.play_turn()
+        assert game.state.cash[1] == 1500 + paid, delay
+
+
 def test_a_player_short_of_cash_mortgages_to_buy():
     """Achat de propriétés / Vente de propriétés: buildings are sold back « à n'importe quel
     moment » and lots mortgaged for cash: a player without the price in hand may raise it to

@@ -4,7 +4,7 @@ the One Ring of the Optional Rule, and the edition's changes to the rules it sha
 import json
 
 import rulelang
-from rulelang.engine.actions import Build, Lift, Mortgage, SellAll, Trade, apply
+from rulelang.engine.actions import Build, Lift, Mortgage, Sell, SellAll, Trade, apply
 from rulelang.engine.game import Game
 from scenario import (Scripted, assert_classic_values, assert_contents, pos, refused, rulebook,
                       scenario, total_money)
@@ -245,6 +245,11 @@ def test_steeds_rent_by_the_number_held():
         game.play_turn()
         assert game.state.position[0] == pos(game, "Shadowfax")
         assert game.state.cash[:2] == [1500 - rent, 1500 + rent], held
+    for held, rent in ((1, 25), (2, 50), (3, 100), (4, 200)):  # every steed alike
+        game = lotr(options=(), dice=[(2, 3)], owners={name: 1 for name in steeds[:held]})
+        game.play_turn()
+        assert game.state.position[0] == pos(game, "Bill the Pony")
+        assert game.state.cash[:2] == [1500 - rent, 1500 + rent], held
 
 
 def test_staffs_of_the_wizards_rent_four_or_ten_times_the_dice():
@@ -308,4 +313,42 @@ def test_new_owner_of_a_mortgaged_territory_pays_ten_percent_at_once_and_again_l
     assert st.cash[:2] == [1540, 1500 - 40 - 8]
     apply(game, 1, Lift(staff))
     assert st.cash[1] == 1452 - 83 and not st.mortgaged[staff]
+    assert total_money(game) == 0
+    # lifting at once, on the trade: the mortgage plus 10%, paid once
+    game = lotr(options=(), agents=[Scripted(), Scripted(accept=True, lift_on_transfer=True),
+                                    Scripted()],
+                owners={"Staff of Gandalf": 0}, mortgaged=["Staff of Gandalf"])
+    apply(game, 0, Trade(1, give=(staff,), cash=-40))
+    assert game.state.cash[:2] == [1540, 1500 - 40 - 83] and not game.state.mortgaged[staff]
+    assert total_money(game) == 0
+
+
+def test_a_jailed_owner_collects_rent_and_a_visitor_pays_nothing():
+    """Prison (lost from the English text; the French twin, D2): even in jail a player
+    collects his rents; a pawn that only stops on the jail space is visiting, no penalty."""
+    game = lotr(options=(), dice=[(2, 3)], in_jail={0: 1}, owners={"Mount Doom": 0},
+                positions={1: "Pennsylvania Avenue"}, current=1)
+    game.play_turn()
+    assert game.state.cash[:2] == [1550, 1450] and game.state.in_jail[0]
+    game = lotr(options=(), dice=[(1, 3), (2, 3)], positions={0: "Buckleberry Ferry"})
+    game.play_turn()
+    st = game.state
+    assert st.position[0] == game.rulebook.jail and not st.in_jail[0] and st.cash[0] == 1500
+    st.current = 0
+    game.play_turn()
+    assert st.position[0] == pos(game, "Asfaloth") and not st.in_jail[0]
+    assert total_money(game) == 0
+
+
+def test_strongholds_only_on_a_whole_group_and_sold_back_evenly():
+    """Strongholds (Maisons, lost from the English text; the French twin, D2): only on a
+    complete colour group the player owns; sold back to the Bank evenly, at half price."""
+    game = lotr(options=(), owners={"Mount Doom": 0, "Barad-dûr": 1})
+    refused(game, 0, Build(pos(game, "Mount Doom")), "houses")
+    lots = ["Buckleberry Ferry", "Vermont Avenue", "Connecticut Avenue"]
+    game = lotr(options=(), owners={lot: 0 for lot in lots},
+                houses={lots[0]: 2, lots[1]: 2, lots[2]: 1})
+    refused(game, 0, Sell(pos(game, lots[2])), "selling")
+    apply(game, 0, Sell(pos(game, lots[0])))
+    assert game.state.houses[pos(game, lots[0])] == 1 and game.state.cash[0] == 1525
     assert total_money(game) == 0

@@ -150,13 +150,14 @@ def test_the_ring_on_mount_doom_ends_the_game_at_once():
 def test_the_count_at_mount_doom_halves_mortgages_and_values_forteresses_with_four():
     """RÈGLES SPÉCIALES: Pouvoir, printed prices, mortgaged territories at half, Places-fortes
     and Forteresses (with the value of their 4 Places-fortes) at cost; the highest wins."""
-    for cash, winner in ((100, 1), (600, 2)):
+    for cash, winner in ((100, 1), (530, 2), (600, 2)):
         game = scenario(name=FR, options=RING, dice=[(1, 3)], cash={0: 1000, 1: 1000, 2: cash},
                         owners={"Cul-de-Sac": 2, "Ferme Maggotte": 2, "Bill le Poney": 1},
                         mortgaged=["Bill le Poney"], hotels={"Cul-de-Sac": 1, "Ferme Maggotte": 1},
                         tokens={"L'Anneau Unique": "Park Place"})
         game.play_turn()
-        # seat 1: 1000 + 200 / 2 = 1100; seat 2: cash + 60 + 60 + 2 * (50 + 4 * 50)
+        # seat 1: 1000 + 200 / 2 = 1100; seat 2: cash + 60 + 60 + 2 * (50 + 4 * 50), which
+        # with 530 beats 1100 but not 1200 (Bill le Poney at its full price)
         assert game.end_reason == "mount_doom" and game.winner == winner, cash
 
 

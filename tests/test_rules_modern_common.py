@@ -3,7 +3,9 @@ state alike, each run on both rulesets (Dinosaures renames some spaces)."""
 
 import pytest
 
-from rulelang.engine.actions import Build, Lift, Mortgage, Trade, apply
+from rulelang.engine.actions import Build, Lift, Mortgage, Sell, Trade, apply
+from rulelang.engine.game import Game
+from rulelang.runner import make_agents
 from scenario import Scripted, refused, rulebook, scenario, total_money
 
 BOOKS = {
@@ -121,6 +123,9 @@ def test_leaving_jail(name):
     game = scenario(name=name, dice=[(1, 2)], in_jail={0: 0})
     game.play_turn()
     assert game.state.in_jail[0]
+    game = scenario(name=name, dice=[(1, 2)], in_jail={0: 1})  # the second failed roll
+    game.play_turn()
+    assert game.state.in_jail[0] and game.state.cash[0] == 1500
 
 
 @parametrize
@@ -182,3 +187,60 @@ def test_no_loans(name):
     """Remarques / N'INVENTEZ PAS: cash must be in hand; players never lend."""
     game = scenario(name=name, cash={0: 100}, owners={"Oriental Avenue": 1})
     refused(game, 0, Trade(1, take=(P(name, "Oriental Avenue"),), cash=500), "engine")
+
+
+@parametrize
+def test_decks_shuffled_face_down_and_pawns_on_go(name):
+    """PRÉPARATION DU JEU / MISE EN PLACE: the two decks are shuffled before the game (each
+    seed deals its own order, none the printed one) and every pawn starts on GO."""
+    rb = rulebook(name)
+    orders = set()
+    for seed in range(4):
+        game = Game(rb, make_agents("default", 3), seed=seed)
+        assert game.state.position == [0, 0, 0]
+        for deck, printed in zip(game.state.decks, rb.decks):
+            assert sorted(deck) == list(range(len(printed.cards)))
+            assert deck != list(range(len(printed.cards)))
+        orders.add(tuple(map(tuple, game.state.decks)))
+    assert len(orders) == 4
+
+
+@parametrize
+def test_houses_sold_back_at_half_price(name):
+    """Vente de propriétés / VENDRE UN BÂTIMENT: buildings go back to the bank only, at half
+    their price."""
+    game = scenario(name=name, owners={"Park Place": 0, "Boardwalk": 0},
+                    houses={"Park Place": 1, "Boardwalk": 1})
+    houses = game.state.bank_houses
+    apply(game, 0, Sell(P(name, "Boardwalk")))
+    st = game.state
+    assert st.houses[P(name, "Boardwalk")] == 0 and st.bank_houses == houses + 1
+    assert st.cash[0] == 1500 + 100 and total_money(game) == 0
+
+
+@parametrize
+def test_just_visiting_jail_has_no_effect(name):
+    """Prison / SIMPLE VISITE: a pawn that only stops on the prison space is visiting: no
+    penalty, and it moves on at its next turn."""
+    game = scenario(name=name, dice=[(1, 3), (2, 3)], positions={0: "Oriental Avenue"})
+    game.play_turn()
+    st = game.state
+    assert st.position[0] == rulebook(name).jail and not st.in_jail[0] and st.cash[0] == 1500
+    st.current = 0
+    game.play_turn()
+    assert st.position[0] == P(name, "Pennsylvania Railroad") and not st.in_jail[0]
+
+
+@parametrize
+def test_the_last_player_left_wins(name):
+    """Le vainqueur / CE QUI RESTE: a first bankruptcy does not end the game; the player left
+    when all the others are bankrupt wins."""
+    game = scenario(name=name, dice=[(2, 3), (2, 3)], positions={0: "Pennsylvania Avenue",
+                                                                  1: "Pennsylvania Avenue"},
+                    cash={0: 10, 1: 20}, owners={"Boardwalk": 2})
+    game.play_turn()
+    assert game.state.bankrupt[0] and not game.over and game.state.current == 1
+    game.play_turn()
+    assert game.state.bankrupt[1]
+    assert game.over and game.winner == 2 and game.end_reason == "last_player"
+    assert total_money(game) == 0

@@ -106,6 +106,11 @@ def test_characters_give_sides():
     sides = [game.rulebook.sides[s] for s in game.state.side]
     assert sides == ["La Lumière", "Le Mal", "La Lumière", "Le Mal"]
     assert len(set(game.state.character)) == 4
+    by_side = {side: [c for c, s in game.rulebook.characters if game.rulebook.sides[s] == side]
+               for side in game.rulebook.sides}
+    assert by_side == {"La Lumière": ["Obi-Wan Kenobi", "Padmé Amidala", "Anakin Skywalker",
+                                      "Mace Windu", "Soldat Clone"],
+                       "Le Mal": ["Super Droïde de Combat", "Jango Fett", "Comte Dooku"]}
 
 
 def test_the_pawn_moves_by_the_white_and_black_dice_only():
