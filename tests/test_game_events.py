@@ -223,8 +223,11 @@ def test_a_deed_changes_hands_by_a_trade_or_from_a_bankrupt_player(tmp_path):
     apply(traded, 0, Trade(1, give=(pos(traded, "Baltic Avenue"), pos(traded, "Oriental Avenue")),
                            cash=-10))
     assert traded.state.cash[1] == 1500 - 10 + 2 * 1
+    # a rent of $2,000 (a hotel) that the player's $30 and Oriental Avenue's mortgage cannot
+    # pay: a bankruptcy at once, the deed to the creditor
     inherited = scenario(name=str(path), dice=[(2, 3)], positions={0: "Pennsylvania Avenue"},
-                         cash={0: 30}, owners={"Boardwalk": 1, "Oriental Avenue": 0})
+                         cash={0: 30}, owners={"Boardwalk": 1, "Oriental Avenue": 0},
+                         hotels={"Boardwalk": 1})
     inherited.play_turn()
     assert inherited.state.bankrupt[0]
     assert inherited.state.cash[1] == 1500 + 30 + 2
