@@ -19,6 +19,7 @@ from attrs import frozen
 from rulelang import ast
 from rulelang.check import check_chain
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, limited
+from rulelang.recover import without_comment
 from rulelang.resolve import load_chain, merge
 
 __all__ = ["Analysis", "Reference", "analyse", "reference_at", "definition", "names_in_scope",
@@ -262,13 +263,7 @@ def word_at(text: str, line: int, column: int) -> tuple[str, str, int, int] | No
 
 def code_of(line: str) -> str:
     """A line without its comment (a `#` outside quotes starts one)."""
-    quoted = False
-    for i, c in enumerate(line):
-        if c == '"':
-            quoted = not quoted
-        elif c == "#" and not quoted:
-            return line[:i]
-    return line
+    return without_comment(line)
 
 
 def _reference_of_text(analysis: Analysis, line: int, column: int) -> Reference | None:

@@ -74,14 +74,20 @@ def job_count(jobs: int) -> int:
 def check_batch(file, games, seed, players, agents, rulebook) -> None:
     """The usage errors of a batch once its rulebook is loaded: seeds past the range, a
     player count the rulebook does not allow, an agent that cannot be made."""
-    from rulelang.runner import make_agents
-
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter(f"the last game's seed would be past {MAX_SEED}",
                                  param_hint="--seed")
+    check_seats(rulebook, players, agents, f"{file}: ")
+
+
+def check_seats(rulebook, players, agents, where: str = "") -> None:
+    """A player count the rulebook does not allow, an agent that cannot be made: usage
+    errors (`where` starts the first message: the file, when there are several)."""
+    from rulelang.runner import make_agents
+
     low, high = rulebook.settings.players
     if not low <= players <= high:
-        raise click.BadParameter(f"{file}: this rulebook is for {low} to {high} players",
+        raise click.BadParameter(f"{where}this rulebook is for {low} to {high} players",
                                  param_hint="--players")
     try:
         make_agents(agents, players)

@@ -14,7 +14,7 @@ from rulelang.engine.game import MAX_SEED, MIN_SEED, Game
 from rulelang.runner import BatchInterrupted, make_agents, result_of
 
 from .main import short_help
-from .batch_options import check_dask, dask_option, jobs_option
+from .batch_options import check_dask, check_seats, dask_option, jobs_option
 from .options import INTERRUPTED, agents_option, include_path_option
 from .outputs import check_outputs, log_writer
 from .render import load_or_exit
@@ -85,14 +85,7 @@ def run(file, players, seed, games, max_turns, agents, options, parameters, incl
     # at once what is known; an existing file once every input is known (the rulebook's)
     check_outputs(outputs, {file: "the rulebook being played"}, force=True)
     rulebook = load_or_exit(file, options, parameters, include_path)
-    low, high = rulebook.settings.players
-    if not low <= players <= high:
-        raise click.BadParameter(f"this rulebook is for {low} to {high} players",
-                                 param_hint="--players")
-    try:
-        make_agents(agents, players)
-    except ValueError as err:
-        raise click.BadParameter(printable(str(err)), param_hint="--agents") from None
+    check_seats(rulebook, players, agents)
     check_outputs(outputs, rulebook_files(rulebook), force)
     with ExitStack() as stack:
         log = log_writer(log_path, stack)
