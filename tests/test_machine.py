@@ -168,6 +168,9 @@ class EngineMachine(RuleBasedStateMachine):
         if answer and free and cash >= price and refused is None:
             assert st_.owner[pos] == seat and st_.cash[seat] == cash - price
             assert st_.cash[st_.bank] == bank + price
+        elif answer and free and refused is None:
+            # short of cash: bought if its sales and mortgages raised the price, else not
+            assert st_.owner[pos] in (seat, -1)
         else:
             assert st_.owner[pos] == (-1 if free else st_.owner[pos])
             assert st_.cash[seat] == cash

@@ -793,7 +793,7 @@ class Game(Holdings):
                 self._between_turns(seat)
             except GameOver:
                 pass
-            if self.over:
+            if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
                 self._next()
                 return
             self.stop = False
