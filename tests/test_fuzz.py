@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, settings, example
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
@@ -253,6 +253,9 @@ def test_generated_conditions_play(folder):
 @given(conditions(typed=True, who=("player", "owner")),
        conditions(typed=True, who=("player",)),
        expressions("money"), expressions("count", who=("player",)), SEEDS)
+# one well-formed rulebook always plays, whatever the generated ones are
+@example(on_street="the player's cash is at least $1",
+         on_throw="the player's cash is at least $1", money="$10", steps="2", seed=1)
 def _generated_conditions_play(folder, on_street, on_throw, money, steps, seed):
     text = _fuzzed(f"when a player lands on a street if {on_street}: pay {money}",
                    f"when a player rolls if {on_throw}: collect $10",
