@@ -10,7 +10,6 @@ A worker loads the rulebook from the spec once (closures do not travel between p
 from __future__ import annotations
 
 import os
-import time
 from typing import Callable, Sequence
 
 from attrs import field, frozen
@@ -239,12 +238,6 @@ def cpu_count() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def timed(fn: Callable[[], list[GameRecord]]) -> tuple[list[GameRecord], float]:
-    start = time.perf_counter()
-    records = fn()
-    return records, time.perf_counter() - start
 
 
 def agent_names(agents: Sequence[str] | str) -> tuple[str, ...]:
