@@ -641,12 +641,13 @@ def _copy(dest: Path) -> None:
 
 
 # The whole suite's files in the order a bug's run takes them: the quick tests that catch most
-# bugs first (the scenario tests of each edition's rules, the engine's bounds, the golden
-# transcripts, the documented Python examples), then the property tests, then the rest in
-# their usual order. With `-x` a caught bug stops there instead of after every slower file.
-FIRST = ("test_rules_*.py", "test_bounds.py", "test_replay.py", "test_docs_python.py",
-         "test_engine.py", "test_game_events.py", "test_invariants.py", "test_save.py",
-         "test_machine.py")
+# bugs first (the scenario tests of each edition's rules and of the conditions, the engine's
+# bounds, the golden transcripts, the documented Python examples), then the property tests,
+# then the rest in their usual order. With `-x` a caught bug stops there instead of after
+# every slower file.
+FIRST = ("test_rules_*.py", "test_expressions.py", "test_bounds.py", "test_replay.py",
+         "test_docs_python.py", "test_engine.py", "test_game_events.py", "test_invariants.py",
+         "test_save.py", "test_machine.py")
 
 
 def suite_order(tests_dir: Path = ROOT / "tests") -> list[str]:
