@@ -132,7 +132,7 @@ def parse_cached(text: str, path: str) -> ast.File:
 
 
 def parse_cached_lenient(text: str, path: str) -> tuple[ast.File, list[Diagnostic]]:
-    """`parse_cached`, but a text whose only errors are of units or values found while
+    """`parse_cached`, but a text whose only errors are those found while
     building the AST (`rulelang.parse.LENIENT_CODES`) gives its AST, placeholders where the
     mistakes are, with those errors: the checker can look at the rest of the file. Any
     other error raises, as parse_cached."""
