@@ -374,3 +374,31 @@ def test_inconsistent_settings_name_a_default(folder):
     _, diags = _check(folder, HEAD + "set houses_per_hotel = 5\n")
     (d,) = [d for d in diags if d.code == "E301"]
     assert d.notes == (("'max_houses' is not set: its default is 4", None),)
+
+
+TOKEN_PARENT = '''rulebook "Tokens"
+extends "classic_1961.rules"
+
+token "Eye" starts on "GO"
+
+rule eye:
+  cite "p", "eye"
+  when a player passes "GO": move token "Eye" to the next {first}
+  when token "Eye" reaches a {first}: move token "Eye" to the next {second}
+'''
+
+
+@pytest.mark.parametrize("first, second", [("utility", "railroad"), ("railroad", "utility")])
+def test_a_token_loop_closed_through_a_parents_rule_is_reported_at_the_authors_rule(
+        folder, first, second):
+    """A token sent on by the parent's rule and sent back by the author's: the E417 is at the
+    author's rule, with a note at the parent's, whichever rule the loop is found from."""
+    (folder / "tokens.rules").write_text(TOKEN_PARENT.format(first=first, second=second),
+                                         encoding="utf-8")
+    text = ('rulebook "H"\nextends "tokens.rules"\n\nrule back:\n  cite "h", "back"\n'
+            f'  when token "Eye" reaches a {second}: move token "Eye" to the next {first}\n')
+    _, diags = _check(folder, text)
+    assert [(d.code, *_where(d)) for d in diags] == [("E417", "house.rules", 6)]
+    ((note, span),) = diags[0].notes
+    assert note == "the chain goes on here (rule 'eye')"
+    assert (Path(span.file).name, span.line) == ("tokens.rules", 9)
