@@ -415,13 +415,20 @@ def _build_parser(lexer: type | None = _ContextualLexer) -> Lark:
     key = hashlib.sha256(b"\0".join([
         grammar.encode("utf-8"), lark.__version__.encode(), repr(sys.version_info).encode(),
         Path(__file__).read_bytes()])).hexdigest()[:24]
-    path = cache.private_file(f"parser-{key}.pickle")
+    path = cache.private_file(_PARSER_FILE.format(key=key))
     parser = _load_parser(path) if path is not None else None
     if parser is None:
         parser = _new_parser(grammar, {"ContextualLexer": lexer})
         if path is not None:
             _save_parser(parser, path)
     return parser
+
+
+# The cached parsers: one per grammar, Lark, Python and parse.py; writing one removes all but
+# the PARSER_CACHE_FILES written last (a user's several checkouts or Pythons keep theirs).
+_PARSER_FILE = "parser-{key}.pickle"
+_PARSER_FILES = re.compile(r"parser-[0-9a-f]{24}\.pickle")
+PARSER_CACHE_FILES = 4
 
 
 def _new_parser(grammar: str, plugins: dict) -> Lark:
@@ -493,6 +500,8 @@ def _save_parser(parser: Lark, path: str) -> None:
             os.unlink(temporary)
         except OSError:
             pass
+        return
+    cache.prune(folder, _PARSER_FILES, PARSER_CACHE_FILES)
 
 
 def parse_file(path: str, shown: str | None = None, cached: bool = False) -> ast.File:
