@@ -82,12 +82,9 @@ def summarise_file(records, rulebook, spec):
 
 
 def _console():
-    from rich.console import Console
+    from .console import make_console
 
-    console = Console(highlight=False)
-    if not console.is_terminal:  # piped: whole lines, never cut to a screen's width
-        console = Console(highlight=False, width=160)
-    return console
+    return make_console(piped_width=160)  # piped: whole lines, never cut to a screen's width
 
 
 def pct(interval, digits: int = 1) -> str:
