@@ -110,8 +110,7 @@ def _quiet_stdout() -> None:
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog="Exit status: 0 success, 1 the rulebook (or the save) has errors, 2 a "
              "mistake of the command line, 130 stopped by Ctrl-C, 141 standard output closed. "
-             "`rulelang COMMAND --help` "
-             "tells more.")
+             "`rulelang COMMAND --help` tells more.")
 @click.version_option(package_name="rulelang")
 def main():
     """rulelang: Monopoly-family rulebooks as data — check them, play them, measure them."""
