@@ -72,13 +72,14 @@ class Interrupted(KeyboardInterrupt):
         self.records = records
 
 
-def play_record(rulebook: Rulebook, spec: BatchSpec, seed: int) -> GameRecord:
-    """Play the game of `seed` of the batch and record it."""
+def play_record(rulebook: Rulebook, spec: BatchSpec, seed: int,
+                log: Callable[[str], None] | None = None) -> GameRecord:
+    """Play the game of `seed` of the batch and record it (its events written to `log`)."""
     from .runner import make_agents
 
     seats = make_agents(list(spec.agents), spec.players)
     tally = Tally(rulebook.size) if spec.observe else None
-    game = Game(rulebook, seats, seed=seed, max_turns=spec.max_turns, tally=tally)
+    game = Game(rulebook, seats, seed=seed, max_turns=spec.max_turns, log=log, tally=tally)
     st = game.state
     first = st.current
     cash = None
@@ -141,12 +142,16 @@ def play_batch(
     jobs: int = 1,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> list[GameRecord]:
     """Every game of the batch, in seed order: in this process (`jobs` 1, with `rulebook` if
-    given), spread over `jobs` processes, or on the Dask scheduler at `dask` (an address such
-    as tcp://host:8786, or a distributed.Client). The records are the same either way.
-    `progress(n)` is told how many games are done. Ctrl-C raises Interrupted with the games
-    finished in seed order before the first unfinished one."""
+    given: then `spec.file` is not read), spread over `jobs` processes, or on the Dask
+    scheduler at `dask` (an address such as tcp://host:8786, or a distributed.Client). The
+    records are the same either way. `progress(n)` is told how many games are done; `log`,
+    in this process only, the events of every game in turn. Ctrl-C raises Interrupted with
+    the games finished in seed order before the first unfinished one."""
+    if log is not None and (dask is not None or jobs > 1):
+        raise ValueError("a batch's events are logged only when it is played in one process")
     if dask is not None:
         return _on_dask(spec, dask, progress)
     if jobs <= 1:
@@ -154,7 +159,7 @@ def play_batch(
         records: list[GameRecord] = []
         try:
             for i in range(spec.games):
-                records.append(play_record(rulebook, spec, spec.seed + i))
+                records.append(play_record(rulebook, spec, spec.seed + i, log))
                 if progress is not None:
                     progress(len(records))
         except KeyboardInterrupt:

@@ -140,7 +140,7 @@ def load_chain(path: str, include_path: Iterable[str] = (),
     directory for a bare name such as `<stdin>`). Such a text changes from one reading to
     the next: its AST is not kept in the cache.
 
-    typed: if given, a file whose only errors are of units or values found while reading it
+    typed: if given, a file whose only errors are those its AST builder found
     (`parse.LENIENT_CODES`) is loaded all the same, and its errors appended to `typed`
     (`rulelang check` reports them with the checker's)."""
     def parsed(text: str, shown: str, cached: bool = True) -> ast.File:

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from attrs import asdict, frozen
 
+from .batch import BatchSpec, Interrupted, agent_names, play_batch
 from .engine.agents import AGENTS, Agent
 from .engine import endings
 from .engine.game import DEFAULT_MAX_TURNS, Game, check_players
@@ -268,26 +269,23 @@ def play_games(
     log: Callable[[str], None] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> BatchResult:
-    """Play `games` games from seeds seed, seed+1, ... and summarise them.
+    """Play `games` games from seeds seed, seed+1, ... and summarise them: the batch of
+    `rulelang.batch.play_batch`, in this process.
 
     A KeyboardInterrupt (Ctrl-C) stops the batch as a BatchInterrupted, which carries the
     summary of the games finished until then.
     """
     check_players(rulebook, players)
-    ended: list[tuple[int, str, int | None]] = []  # each finished game's turns, end, winner
+    spec = BatchSpec("", games, players, agent_names(agents), seed, max_turns)
     start = time.perf_counter()
 
-    def summary() -> BatchResult:
-        return batch_result(rulebook.title, players, seed, ended,
+    def summary(records) -> BatchResult:
+        return batch_result(rulebook.title, players, seed,
+                            [(r.turns, r.end_reason, r.winner) for r in records],
                             time.perf_counter() - start)
 
     try:
-        for i in range(games):
-            seats = make_agents(agents, players)
-            game = Game(rulebook, seats, seed=seed + i, max_turns=max_turns, log=log).play()
-            ended.append((game.state.turn, game.end_reason, game.winner))
-            if progress is not None:
-                progress(len(ended))
-    except KeyboardInterrupt:
-        raise BatchInterrupted(summary(), games) from None
-    return summary()
+        records = play_batch(spec, rulebook, progress=progress, log=log)
+    except Interrupted as stop:
+        raise BatchInterrupted(summary(stop.records), games) from None
+    return summary(records)

@@ -105,7 +105,7 @@ def test_the_exit_statuses_are_documented():
     done = cli("--help", code=0)
     assert "Exit status: 0 success, 1 the rulebook" in " ".join(done.stdout.split())
     doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    for status in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):
+    for status in ("| 0 |", "| 1 |", "| 2 |", "| 130 |", "| 141 |"):
         assert status in doc
     for command in ("check", "run", "resume"):
         text = " ".join(cli(command, "--help", code=0).stdout.split())
@@ -309,6 +309,80 @@ def test_ctrl_c_elsewhere_is_exit_130_without_a_traceback(monkeypatch):
     assert not isinstance(result.exception, KeyboardInterrupt)
 
 
+# ---------------------------------------------------------------- a closed standard output
+
+NAMES = ROOT / "tests" / "data" / "check" / "names.rules"
+# Every command that writes to standard output, with what makes it write.
+WRITERS = {
+    "run --log -": ["run", CLASSIC, "--log", "-"],
+    "run --json": ["run", CLASSIC, "--games", "2", "--json"],
+    "resume --log -": None,  # needs a save: made in the test
+    "show": ["show", CLASSIC],
+    "list": ["list"],
+    "check": ["check", NAMES],
+    "explain": ["explain", "E104"],
+    "fmt -": ["fmt", "-"],
+    "stats": ["stats", CLASSIC, "--games", "2"],
+    "compare": ["compare", CLASSIC, CLASSIC, "--games", "2"],
+    "analyze": ["analyze", CLASSIC],
+    "bench": ["bench", CLASSIC, "--games", "1", "--repeat", "1"],
+    "native status": ["native", "status"],
+    "--help": ["--help"],
+    "--version": ["--version"],
+    "show --help": ["show", "--help"],
+}
+
+
+def _closed_early(args, cwd, stdin: str = "") -> subprocess.CompletedProcess:
+    """`rulelang ARGS` whose standard output is closed before it writes a byte."""
+    child = subprocess.Popen([sys.executable, "-m", "rulelang_cli.main", *map(str, args)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=cwd)
+    child.stdout.close()
+    _, err = child.communicate(stdin.encode(), timeout=300)
+    return subprocess.CompletedProcess(args, child.returncode, "", err.decode())
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_a_closed_standard_output_ends_the_command_quietly(command, tmp_path):
+    """Standard output closed (`rulelang ... | head -1`): exit 141, as a command killed by
+    SIGPIPE has in the shell, and nothing on standard error (the report of `run` apart)."""
+    args = WRITERS[command]
+    if args is None:
+        cli("run", CLASSIC, "--save-at", "5", "--save", tmp_path / "g.json", cwd=tmp_path,
+            code=0)
+        args = ["resume", tmp_path / "g.json", "--log", "-"]
+    text = (ROOT / "rulesets" / CLASSIC).read_text(encoding="utf-8")
+    done = _closed_early(args, tmp_path, stdin=text if args[-1] == "-" else "")
+    assert done.returncode == 128 + signal.SIGPIPE, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and "rror" not in done.stderr, done.stderr
+    if args[0] not in ("run", "resume", "bench"):  # their reports go to standard error
+        assert done.stderr == ""
+
+
+def test_head_of_the_log():
+    """`rulelang run --log - | head -1`: the first event, then exit 141 and no message."""
+    shell = f"{sys.executable} -m rulelang_cli.main run {CLASSIC} --log - | head -1; " \
+        "echo status ${PIPESTATUS[0]} >&2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=300)
+    assert json.loads(done.stdout)["event"] == "start"
+    assert done.stderr == "status 141\n"
+
+
+# ---------------------------------------------------------------- output to a pipe
+
+@pytest.mark.parametrize("args", [["show", CLASSIC], ["stats", CLASSIC, "--games", "2"],
+                                  ["compare", CLASSIC, CLASSIC, "--games", "2"],
+                                  ["analyze", CLASSIC]], ids=lambda a: a[0])
+def test_tables_to_a_pipe_have_no_trailing_spaces(args):
+    """The tables rich prints pad their lines on a terminal only: piped, no line ends with a
+    space, and the tables are there."""
+    done = cli(*args, code=0)
+    lines = done.stdout.splitlines()
+    assert len(lines) > 10 and any("  " in line for line in lines)
+    assert [line for line in lines if line.endswith(" ")] == []
+
+
 # ---------------------------------------------------------------- list
 
 def test_list_shows_the_installed_rulebooks(tmp_path):
@@ -434,3 +508,18 @@ def test_an_unknown_command_suggests_one(tmp_path):
     done = cli("chek", CLASSIC, cwd=tmp_path, code=2)
     assert "no such command 'chek'; did you mean 'check'?" in done.stderr
 
+
+
+def test_plain_lines_hold_the_spaces_that_end_a_write(monkeypatch):
+    """Spaces at the end of one write are dropped if the next starts a new line, and written
+    if it goes on with text."""
+    import io
+
+    from rulelang_cli.console import _PlainLines
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    plain = _PlainLines()
+    for part in ("a  ", " \nb ", "c   ", "\n  d\n"):
+        plain.write(part)
+    assert out.getvalue() == "a\nb c\n  d\n"

@@ -500,6 +500,30 @@ def test_a_damaged_or_stale_cache_is_rebuilt_and_an_unwritable_one_tolerated(tmp
     assert len(list(folder.iterdir())) == 2
 
 
+def test_writing_a_parser_prunes_the_stale_ones(tmp_path, monkeypatch):
+    """A new parser file removes all but the PARSER_CACHE_FILES written last, of the cache's
+    own naming only: the one just written stays, other files of the folder are not touched."""
+    import os
+
+    from rulelang import parse
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "rulelang"
+    folder.mkdir(mode=0o700)
+    keep = parse.PARSER_CACHE_FILES
+    stale = [folder / f"parser-{n:024x}.pickle" for n in range(keep + 2)]
+    others = [folder / name for name in ("parser-notes.txt", "parser-abc.pickle",
+                                         "ast-" + "0" * 32 + ".pickle", "mine.pickle")]
+    for age, path in enumerate(stale + others):
+        path.write_bytes(b"stale")
+        os.utime(path, ns=(age * 10**9, age * 10**9))
+    parse._build_parser()  # none of those names: built and written
+    left = {p.name for p in folder.iterdir()}
+    new = left - {p.name for p in stale + others}
+    assert len(new) == 1 and parse._PARSER_FILES.fullmatch(*new)
+    assert left == new | {p.name for p in stale[-(keep - 1):] + others}
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                     reason="giving a file to another user needs root")
 def test_a_cache_file_of_another_user_is_refused(tmp_path):

@@ -119,10 +119,11 @@ def _plot(path: str, rulebook, result) -> None:
 
 def _report(result) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    from .console import make_console
+
+    console = make_console()
     squares = Table(title=printable(f"{result.ruleset}: where a throw ends and where a turn "
                                     f"ends (--jail {result.jail}, --cards {result.cards})"))
     squares.add_column("#", justify="right")

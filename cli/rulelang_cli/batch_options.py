@@ -149,3 +149,30 @@ def play(spec, rulebook, jobs: int, dask, quiet: bool, label: str = "playing"):
     finally:
         if bar is not None:
             bar.stop()
+
+
+def play_files(files: list[tuple[str, str]], games, players, seed, max_turns, agents, options,
+               parameters, include_path, jobs: int, dask, quiet: bool):
+    """The batch of each (FILE, the progress bar's label), on the same seeds, counted
+    as it plays (`stats`, `compare`): every file loaded (a rulebook with errors exits 1),
+    then every batch checked (a usage error exits 2), then each played in turn. Returns
+    ([(rulebook, spec, records)], interrupted): after a Ctrl-C, the games finished before
+    it, and no records for the files after."""
+    from rulelang.batch import BatchSpec, agent_names
+
+    from .render import load_or_exit
+
+    rulebooks = [load_or_exit(file, options, parameters, include_path, observe=True)
+                 for file, _ in files]
+    for (file, _), rulebook in zip(files, rulebooks):
+        check_batch(file, games, seed, players, agents, rulebook)
+    played, interrupted = [], False
+    for (file, label), rulebook in zip(files, rulebooks):
+        spec = BatchSpec(file, games, players, agent_names(agents), seed, max_turns,
+                         tuple(options), tuple(parameters), tuple(include_path),
+                         observe=True, trace=seed)
+        records: list = []
+        if not interrupted:
+            records, interrupted = play(spec, rulebook, jobs, dask, quiet, label)
+        played.append((rulebook, spec, records))
+    return played, interrupted

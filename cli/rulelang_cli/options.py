@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT)
+BROKEN_PIPE = 141  # the exit status of a command whose standard output closed (128 + SIGPIPE)
 
 include_path_option = click.option(
     "--include-path", "-I", "include_path", multiple=True, metavar="DIR",
