@@ -78,7 +78,8 @@ class _LazyGroup(click.Group):
         try:
             with _closed_stdout_ends_quietly():
                 result = super().invoke(ctx)
-                sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
+                if not sys.stdout.closed:  # the language server closes it at its exit
+                    sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
                 return result
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
