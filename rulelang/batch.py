@@ -123,10 +123,23 @@ def load_spec(spec: BatchSpec) -> Rulebook:
     return rulebook
 
 
+class AgentFailure(Exception):
+    """An agent's failure in a worker, told where its traceback is still at hand (it does
+    not cross to the process that asked for the games): `runner.agent_failure`'s text."""
+
+
 def play_chunk(spec: BatchSpec, start: int, count: int) -> list[GameRecord]:
     """Games start .. start+count-1 of the batch (their seeds are spec.seed + i), in a worker."""
+    from .runner import agent_failure
+
     rulebook = load_spec(spec)
-    return [play_record(rulebook, spec, spec.seed + i) for i in range(start, start + count)]
+    try:
+        return [play_record(rulebook, spec, spec.seed + i) for i in range(start, start + count)]
+    except Exception as err:
+        told = agent_failure(err)
+        if told is None:
+            raise
+        raise AgentFailure(told) from None
 
 
 def chunks(games: int, parts: int) -> list[tuple[int, int]]:

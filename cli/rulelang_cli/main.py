@@ -84,6 +84,16 @@ class _LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None
+        except Exception as err:
+            from rulelang.diagnostics import printable
+            from rulelang.runner import agent_failure
+
+            told = agent_failure(err)
+            if told is None:
+                raise
+            for line in f"error: {told}".split("\n"):
+                click.echo(printable(line), err=True)
+            raise click.exceptions.Exit(1) from None
 
 
 @contextlib.contextmanager
