@@ -569,3 +569,24 @@ def test_plain_lines_hold_the_spaces_that_end_a_write(monkeypatch):
     for part in ("a  ", " \nb ", "c   ", "\n  d\n"):
         plain.write(part)
     assert out.getvalue() == "a\nb c\n  d\n"
+
+
+@pytest.mark.parametrize("args, needs", [
+    (["lsp"], "pygls"),
+    (["analyze", CLASSIC], "numpy"),
+    (["stats", CLASSIC, "--games", "1", "--plot", "x"], "matplotlib"),
+])
+def test_a_missing_extra_is_a_usage_error(args, needs, monkeypatch, tmp_path):
+    """A command or option whose extra is not installed: status 2, the extra to install."""
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from rulelang_cli.main import main
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == needs else found(name, *a))
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2 and "pip install 'rulelang[" in done.output, done.output
