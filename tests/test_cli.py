@@ -590,3 +590,10 @@ def test_a_missing_extra_is_a_usage_error(args, needs, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     done = CliRunner().invoke(main, args)
     assert done.exit_code == 2 and "pip install 'rulelang[" in done.output, done.output
+
+
+@pytest.mark.parametrize("command", ["run", "stats", "bench"])
+def test_a_number_that_is_not_one_says_so(command):
+    """`--seed abc`: a whole number is wanted, said in those words (status 2)."""
+    done = cli(command, CLASSIC, "--seed", "abc", code=2)
+    assert "'abc' is not a whole number" in done.stderr, done.stderr
