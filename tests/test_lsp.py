@@ -368,9 +368,11 @@ def _message(body: bytes) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def test_malformed_messages_print_no_traceback():
+@pytest.mark.parametrize("command", [("rulelang.lsp",), ("rulelang_cli.main", "lsp")])
+def test_malformed_messages_print_no_traceback(command):
     """A message that is not JSON, or not what its method takes, is logged on one line; the
-    server answers the next ones and exits cleanly."""
+    server answers the next ones and exits cleanly (status 0), started as a module or as the
+    `rulelang lsp` command editors run."""
     import json
     import subprocess
 
@@ -384,7 +386,7 @@ def test_malformed_messages_print_no_traceback():
             + request(id=2, method="textDocument/hover", params={"bogus": 1})
             + request(id=3, method="textDocument/hover", params=hover)
             + request(id=4, method="shutdown") + request(method="exit"))
-    done = subprocess.run([sys.executable, "-m", "rulelang.lsp"], input=data,
+    done = subprocess.run([sys.executable, "-m", *command], input=data,
                           capture_output=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0
     assert b'"serverInfo": {"name": "rulelang"' in done.stdout
