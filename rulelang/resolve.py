@@ -173,8 +173,12 @@ def load_chain(path: str, include_path: Iterable[str] = (),
         if real in seen:
             loop = chain[chain.index(seen[real]):]
             cycle = " -> ".join([f.path for f in loop] + [loop[0].path])
+            hint = "a rulebook cannot extend itself, directly or not"
+            if len(loop) == 1 and files.installed(ext.path.value) is not None:
+                hint = (f"a path is looked up beside the file first, so this file hides the "
+                        f"installed rulebook '{ext.path.value}': give it another name")
             raise RuleError("E402", f"the rulebooks extend each other in a cycle: {cycle}",
-                            ext.span, hint="a rulebook cannot extend itself, directly or not",
+                            ext.span, hint=hint,
                             notes=[(f"'{f.path}' extends '{f.extends.path.value}' here",
                                     f.extends.span) for f in loop[:-1]])
         try:

@@ -576,3 +576,15 @@ def test_a_missing_rulebook_is_not_likened_to_an_unrelated_one(tmp_path, monkeyp
     with pytest.raises(rulelang.RuleErrors) as e:
         rulelang.load("nothere.rules")
     assert e.value.diagnostics[0].hint is None
+
+
+def test_a_file_named_like_the_installed_rulebook_it_extends(tmp_path):
+    """A local classic_1961.rules that extends "classic_1961.rules" extends itself: E402,
+    with a hint to rename it."""
+    from rulelang.check import check_path
+
+    mine = _rulebook(tmp_path / CLASSIC, CLASSIC)
+    (d,) = check_path(str(mine))[1]
+    assert d.code == "E402" and d.hint == (
+        "a path is looked up beside the file first, so this file hides the installed "
+        f"rulebook '{CLASSIC}': give it another name")
