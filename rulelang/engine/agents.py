@@ -173,14 +173,17 @@ class DefaultAgent(Agent):
         self._asks_bid = True  # a bid permission may refuse its bids
         self._bid_key = (-1, -1)
         self._bid_value = 0
+        self._promises = False  # its `between` is this class's (seat_at)
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
     unsaved: ClassVar[tuple[str, ...]] = (
         "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
-        "_asks_build", "_asks_mortgage", "_asks_trade", "_asks_bid",
+        "_asks_build", "_asks_mortgage", "_asks_trade", "_asks_bid", "_promises",
     )
 
     def seat_at(self, game: Game, seat: int):
+        # a subclass that answers `between` its own way makes no promise for it
+        self._promises = type(self).between is DefaultAgent.between
         # derived once per rulebook, shared by every default agent of every game
         memo = game.rulebook.memo
         tables = memo.get("default_agent")
@@ -402,10 +405,14 @@ class DefaultAgent(Agent):
         if cash < self._idle_need and game.seat_version[seat] == self._idle_version \
                 or cash < self.reserve:
             # still short of the cheapest improvement it saw, nothing of its own changed
-            self._between_cash = cash
-            return None
-        action = self._build_or_lift(game, seat, cash)
-        self._between_cash = -1 if action is not None else cash
+            action = None
+        else:
+            action = self._build_or_lift(game, seat, cash)
+        # until the player is richer than now (or in jail), it passes: the game need not ask
+        # (Game.pass_between), unless a subclass answers `between` its own way
+        self._between_cash = passing = -1 if action is not None else cash
+        if self._promises:
+            game.pass_between(seat, passing)
         return action
 
     def _buy_jail_card(self, game: Game, seat: int):
