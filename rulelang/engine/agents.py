@@ -336,16 +336,25 @@ class DefaultAgent(Agent):
         -1 if none."""
         st, rb = game.state, game.rulebook
         mortgaged, spaces, group_of, is_street = st.mortgaged, rb.spaces, rb.group_of, rb.is_street
+        houses, hotels, groups = st.houses, st.hotels, rb.groups
         refused = self._asks_mortgage  # mortgages where no building stands
         best, least = -1, 0
         for q in owned:
             if mortgaged[q]:
                 continue
             g = group_of[q]
-            if g in full or (is_street[q] and act.group_has_buildings(game, g)):
+            if g in full:
                 continue
             value = spaces[q].mortgage
             if best < 0 or value < least:
+                if is_street[q]:  # not in a group with buildings (act.group_has_buildings)
+                    built = False
+                    for r in groups[g]:
+                        if houses[r] or hotels[r]:
+                            built = True
+                            break
+                    if built:
+                        continue
                 if refused and not _may(game, seat, self._mortgages[q]):
                     continue
                 best, least = q, value

@@ -10,6 +10,7 @@ in turn. Agents are asked for decisions and every answer is validated (see actio
 from __future__ import annotations
 
 import json
+import operator
 import random
 from typing import Callable, Sequence
 
@@ -865,13 +866,16 @@ class Game(Holdings):
         003 N'ATTENDEZ PAS VOTRE TOUR): each agent's `between` answers one action at a
         time until it passes. An agent that promised to pass (pass_between) is not asked
         while its promise holds."""
-        agents = self.agents
         st = self.state
-        bankrupt, cash, in_jail, quiet = st.bankrupt, st.cash, st.in_jail, self._quiet
+        cash, in_jail, quiet = st.cash, st.in_jail, self._quiet
+        if True not in in_jail and not any(map(operator.gt, cash, quiet)):
+            return  # every seat out of jail and quiet: none to ask
+        agents, bankrupt = self.agents, st.bankrupt
         self.between = True
         try:
             for seat in self._orders[first]:
-                if bankrupt[seat] or (cash[seat] <= quiet[seat] and not in_jail[seat]):
+                # the common case first: a quiet seat out of jail
+                if cash[seat] <= quiet[seat] and not in_jail[seat] or bankrupt[seat]:
                     continue
                 action = agents[seat].between(self, seat)
                 if action is not None:
