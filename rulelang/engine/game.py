@@ -765,7 +765,9 @@ class Game(Holdings):
                 for dh in self._doubles_hooks:
                     if dh.times is None or dh.times == doubles:
                         _, by, hook = dh.hook
-                        hook(self, self._thrown(seat, dice, total, by, doubles))
+                        pos = self.state.position[seat]  # the firing of the throw (_thrown)
+                        hook(self, Firing(seat, pos, self.state.owner[pos], -1, dice, total, by,
+                                          None, doubles))
                         if self.stop:
                             break
             if extras and rb.triples_hooks and rb.triples[i] and not self.stop:
@@ -795,10 +797,12 @@ class Game(Holdings):
         self.stop = False
         self._depth = 0
         if st.turn:  # between two turns: every player's actions
-            try:
-                self._between_turns(seat)
-            except GameOver:
-                pass
+            # unless every seat is out of jail and quiet (pass_between): none to ask
+            if True in st.in_jail or any(map(operator.gt, st.cash, self._quiet)):
+                try:
+                    self._between_turns(seat)
+                except GameOver:
+                    pass
             if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
                 self._next()
                 return
@@ -867,10 +871,8 @@ class Game(Holdings):
         time until it passes. An agent that promised to pass (pass_between) is not asked
         while its promise holds."""
         st = self.state
-        cash, in_jail, quiet = st.cash, st.in_jail, self._quiet
-        if True not in in_jail and not any(map(operator.gt, cash, quiet)):
-            return  # every seat out of jail and quiet: none to ask
-        agents, bankrupt = self.agents, st.bankrupt
+        agents, bankrupt, cash, in_jail = self.agents, st.bankrupt, st.cash, st.in_jail
+        quiet = self._quiet
         self.between = True
         try:
             for seat in self._orders[first]:
