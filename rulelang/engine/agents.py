@@ -133,15 +133,26 @@ def _build_steps(game: Game) -> _Steps:
 
 def _wants(game: Game, seat: int, pos: int) -> float:
     """How much a lot is worth to the player, relative to its price."""
-    st, rb = game.state, game.rulebook
+    rb, owner = game.rulebook, game.state.owner
     group = rb.groups[rb.spaces[pos].group]
-    mine = sum(1 for q in group if st.owner[q] == seat)
-    others = {st.owner[q] for q in group if st.owner[q] >= 0 and st.owner[q] != seat}
+    mine = owned = 0  # the lots of the group the player owns; that anyone owns
+    other, others = -1, 0  # another owner; how many others (0, 1, or 2 for more)
+    for q in group:
+        o = owner[q]
+        if o < 0:
+            continue
+        owned += 1
+        if o == seat:
+            mine += 1
+        elif other < 0:
+            other, others = o, 1
+        elif o != other:
+            others = 2
     if mine == len(group) - 1 and not others:
         return 1.8  # completes a group
     if not others and mine:
         return 1.3
-    if len(others) == 1 and sum(1 for q in group if st.owner[q] >= 0) == len(group) - 1:
+    if others == 1 and owned == len(group) - 1:
         return 1.4  # blocks another player's group
     return 1.0
 
