@@ -471,7 +471,8 @@ class DefaultAgent(Agent):
                         skipped = True
                         continue
                     return Lift(q), 0
-                need = min(need, least)
+                if least < need:
+                    need = least
         if not full:
             return None, 0 if skipped else need
         if cash < reserve + self._cheapest:
@@ -495,11 +496,12 @@ class DefaultAgent(Agent):
                 continue
             if mortgaged[lot]:
                 cost += act.lift_cost(game, lot)
-            score = gain * 100 // max(cost, 1)  # rent gained per 100 of cost
+            score = gain * 100 // (cost if cost > 1 else 1)  # rent gained per 100 of cost
             if score <= 0:
                 continue
             if cash - cost < reserve:
-                need = min(need, cost + reserve)
+                if cost + reserve < need:
+                    need = cost + reserve
                 continue
             if score > best_gain:
                 # asked only of a build it would choose: one refused leaves no idle need, and
