@@ -72,13 +72,14 @@ class Interrupted(KeyboardInterrupt):
         self.records = records
 
 
-def play_record(rulebook: Rulebook, spec: BatchSpec, seed: int) -> GameRecord:
-    """Play the game of `seed` of the batch and record it."""
+def play_record(rulebook: Rulebook, spec: BatchSpec, seed: int,
+                log: Callable[[str], None] | None = None) -> GameRecord:
+    """Play the game of `seed` of the batch and record it (its events written to `log`)."""
     from .runner import make_agents
 
     seats = make_agents(list(spec.agents), spec.players)
     tally = Tally(rulebook.size) if spec.observe else None
-    game = Game(rulebook, seats, seed=seed, max_turns=spec.max_turns, tally=tally)
+    game = Game(rulebook, seats, seed=seed, max_turns=spec.max_turns, log=log, tally=tally)
     st = game.state
     first = st.current
     cash = None
@@ -122,10 +123,23 @@ def load_spec(spec: BatchSpec) -> Rulebook:
     return rulebook
 
 
+class AgentFailure(Exception):
+    """An agent's failure in a worker, told where its traceback is still at hand (it does
+    not cross to the process that asked for the games): `runner.agent_failure`'s text."""
+
+
 def play_chunk(spec: BatchSpec, start: int, count: int) -> list[GameRecord]:
     """Games start .. start+count-1 of the batch (their seeds are spec.seed + i), in a worker."""
+    from .runner import agent_failure
+
     rulebook = load_spec(spec)
-    return [play_record(rulebook, spec, spec.seed + i) for i in range(start, start + count)]
+    try:
+        return [play_record(rulebook, spec, spec.seed + i) for i in range(start, start + count)]
+    except Exception as err:
+        told = agent_failure(err)
+        if told is None:
+            raise
+        raise AgentFailure(told) from None
 
 
 def chunks(games: int, parts: int) -> list[tuple[int, int]]:
@@ -141,12 +155,16 @@ def play_batch(
     jobs: int = 1,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> list[GameRecord]:
     """Every game of the batch, in seed order: in this process (`jobs` 1, with `rulebook` if
-    given), spread over `jobs` processes, or on the Dask scheduler at `dask` (an address such
-    as tcp://host:8786, or a distributed.Client). The records are the same either way.
-    `progress(n)` is told how many games are done. Ctrl-C raises Interrupted with the games
-    finished in seed order before the first unfinished one."""
+    given: then `spec.file` is not read), spread over `jobs` processes, or on the Dask
+    scheduler at `dask` (an address such as tcp://host:8786, or a distributed.Client). The
+    records are the same either way. `progress(n)` is told how many games are done; `log`,
+    in this process only, the events of every game in turn. Ctrl-C raises Interrupted with
+    the games finished in seed order before the first unfinished one."""
+    if log is not None and (dask is not None or jobs > 1):
+        raise ValueError("a batch's events are logged only when it is played in one process")
     if dask is not None:
         return _on_dask(spec, dask, progress)
     if jobs <= 1:
@@ -154,7 +172,7 @@ def play_batch(
         records: list[GameRecord] = []
         try:
             for i in range(spec.games):
-                records.append(play_record(rulebook, spec, spec.seed + i))
+                records.append(play_record(rulebook, spec, spec.seed + i, log))
                 if progress is not None:
                     progress(len(records))
         except KeyboardInterrupt:
@@ -177,18 +195,30 @@ def _on_processes(spec: BatchSpec, jobs: int, progress) -> list[GameRecord]:
         pending = {pool.submit(play_chunk, spec, start, count): k
                    for k, (start, count) in enumerate(parts)}
         finished = 0
+        failed: dict[int, Exception] = {}
         while pending:
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in ready:
                 k = pending.pop(future)
-                done[k] = future.result()
+                try:
+                    done[k] = future.result()
+                except Exception as err:
+                    failed[k] = err
+                    continue
                 finished += len(done[k])
                 if progress is not None:
                     progress(finished)
+            if failed:  # only an earlier chunk's failure can come before the first one's
+                first = min(failed)
+                for future in [f for f, k in pending.items() if k > first]:
+                    future.cancel()
+                    del pending[future]
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)
         raise Interrupted(_prefix(done)) from None
-    pool.shutdown()
+    pool.shutdown(cancel_futures=True)
+    if failed:  # the failure of the earliest game, whatever the order the workers finished
+        raise failed[min(failed)]
     return [r for k in range(len(parts)) for r in done[k]]
 
 
@@ -216,16 +246,26 @@ def _on_dask(spec: BatchSpec, address, progress) -> list[GameRecord]:
         index = {f.key: k for k, f in enumerate(futures)}
         done: dict[int, list[GameRecord]] = {}
         finished = 0
+        failed: dict[int, Exception] = {}
         try:
             for future in as_completed(futures):
                 k = index[future.key]
-                done[k] = future.result()
+                if failed and k > min(failed):
+                    continue
+                try:
+                    done[k] = future.result()
+                except Exception as err:
+                    failed[k] = err
+                    client.cancel(futures[k + 1:])
+                    continue
                 finished += len(done[k])
                 if progress is not None:
                     progress(finished)
         except KeyboardInterrupt:
             client.cancel(futures)
             raise Interrupted(_prefix(done)) from None
+        if failed:  # the failure of the earliest game, as on processes
+            raise failed[min(failed)]
         return [r for k in range(len(parts)) for r in done[k]]
     finally:
         if client is not address:

@@ -12,9 +12,10 @@ mode 0600).
 from __future__ import annotations
 
 import os
+import re
 import stat
 
-__all__ = ["directory", "private_file"]
+__all__ = ["directory", "private_file", "prune"]
 
 
 def _uid() -> int | None:
@@ -64,3 +65,19 @@ def private_file(name: str) -> str | None:
     except OSError:
         return None
     return path
+
+
+def prune(folder: str, pattern: re.Pattern, keep: int) -> None:
+    """Remove from the cache `folder` the files whose whole name matches `pattern` (one kind
+    of the cache's own files), all but the `keep` written last; nothing else is touched, and
+    a file that cannot be removed is left."""
+    try:
+        found = [e for e in os.scandir(folder)
+                 if pattern.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
+        if len(found) <= keep:
+            return
+        found.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
+        for e in found[:len(found) - keep]:
+            os.unlink(e.path)
+    except OSError:
+        pass

@@ -95,21 +95,21 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
     that option on; what only shows then carries a note naming the option. The program is
     None when the rulebook (as switched) cannot be resolved or has errors of resolution.
     """
-    typed: list[Diagnostic] = []  # errors of units and values found while reading the files
+    typed: list[Diagnostic] = []  # errors the AST builder found while reading the files
     try:
         chain = load_chain(str(path), include_path, data, typed)
-    except RuleError as e:
-        return None, [e.diagnostic]
-    except RuleErrors as e:
-        return None, limited(e.diagnostics)
+    except (RuleError, RuleErrors) as e:
+        # a file read before the one that failed (the played file, before its parent) may
+        # have had mistakes of its own
+        return None, limited(typed + e.diagnostics)
     return check_chain(chain, options, overrides, typed)
 
 
 def check_chain(chain: list[ast.File], options: Iterable[str] = (),
                 overrides: Iterable[ast.Set] = (), typed: Iterable[Diagnostic] = (),
                 ) -> tuple[ast.Program | None, list[Diagnostic]]:
-    """`check_path` of a chain of parsed files (`resolve.load_chain`; typed: the errors of
-    units and values it found): the language server checks the text being edited, read once
+    """`check_path` of a chain of parsed files (`resolve.load_chain`; typed: the errors its
+    AST builder found): the language server checks the text being edited, read once
     for its diagnostics and its names."""
     typed = list(typed)
     try:

@@ -442,18 +442,17 @@ class Flow:
 
     def anchor(self, found: ast.Span, links: list[tuple[ast.Span, str]]
                ) -> tuple[ast.Span, list[tuple[str, ast.Span]]]:
-        """Where to report a loop found at `found`: at the first link of it in the played
-        file when `found` is in a file it extends (the author's change closed the loop), with
-        notes at the links in the other files; else at `found`."""
+        """Where to report a loop found at `found`: in the played file when one of its
+        links is there (the author's change closed the loop): at `found` if it is, else at
+        the first link there, with notes at the links in the files it extends; else at
+        `found`, without notes."""
         played = self.program.files[0]
-        if found.file == played:
-            return found, []
         mine = [span for span, _ in links if span.file == played]
-        if not mine:
+        if found.file != played and not mine:
             return found, []
-        notes = [(f"the chain goes on here ({what})", span) for span, what in links
-                 if span.file != played]
-        return mine[0], notes[:_MAX_LINK_NOTES]
+        notes = list(dict.fromkeys((f"the chain goes on here ({what})", span)
+                                   for span, what in links if span.file != played))
+        return (found if found.file == played else mine[0]), notes[:_MAX_LINK_NOTES]
 
     def continuation(self, effects, p: int):
         """The state the first move or draw of `effects` leads to from square `p`, or None."""
@@ -564,11 +563,12 @@ class Flow:
                 dice = {e.die.value for _, h in loop for e in h.when.effects
                         if isinstance(e, ast.MoveTokenBy)}
                 when = ", ".join(f"die '{d}' shows {v}" for d, v in shows.items() if d in dice)
+                where, notes = self.anchor(loop[0][1].when.span, [
+                    (h.when.span, f"rule '{h.rule.name.name}'") for _, h in loop])
                 self.error("E417", f"these rules never stop moving token '{token}': "
                            f"{' -> '.join(steps + steps[:1])}" + (f" when {when}" if when else ""),
-                           loop[0][1].when.span,
-                           hint="make one step conditional, or move the token onto a space "
-                           "no rule sends it on from")
+                           where, hint="make one step conditional, or move the token onto a "
+                           "space no rule sends it on from", notes=notes)
 
     def token_loop(self, start, reach, shows, done: set) -> list | None:
         """A chain from `start` that comes back to a state it went through, as (state, the

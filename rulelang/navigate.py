@@ -116,11 +116,11 @@ def analyse(path: str, text: str, previous: Analysis | None = None,
     """Check `text` as the content of `path`; if it does not parse, navigation goes on with
     the ASTs of `previous` (or of the files its `extends` line names)."""
     data = text.encode("utf-8", "surrogatepass")
-    typed: list[Diagnostic] = []  # mistakes of units and values: the AST is whole all the same
+    typed: list[Diagnostic] = []  # the AST builder's mistakes: the AST is whole all the same
     try:
         chain = load_chain(path, include_path, data, typed)
     except (RuleError, RuleErrors) as e:
-        diags = tuple(limited(e.diagnostics))
+        diags = tuple(limited(typed + e.diagnostics))
         if previous is not None and previous.file is not None:
             return attrs.evolve(previous, text=text, diagnostics=diags, stale=True)
         parents, program = _parents_of(path, text, include_path)

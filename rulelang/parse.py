@@ -415,13 +415,20 @@ def _build_parser(lexer: type | None = _ContextualLexer) -> Lark:
     key = hashlib.sha256(b"\0".join([
         grammar.encode("utf-8"), lark.__version__.encode(), repr(sys.version_info).encode(),
         Path(__file__).read_bytes()])).hexdigest()[:24]
-    path = cache.private_file(f"parser-{key}.pickle")
+    path = cache.private_file(_PARSER_FILE.format(key=key))
     parser = _load_parser(path) if path is not None else None
     if parser is None:
         parser = _new_parser(grammar, {"ContextualLexer": lexer})
         if path is not None:
             _save_parser(parser, path)
     return parser
+
+
+# The cached parsers: one per grammar, Lark, Python and parse.py; writing one removes all but
+# the PARSER_CACHE_FILES written last (a user's several checkouts or Pythons keep theirs).
+_PARSER_FILE = "parser-{key}.pickle"
+_PARSER_FILES = re.compile(r"parser-[0-9a-f]{24}\.pickle")
+PARSER_CACHE_FILES = 4
 
 
 def _new_parser(grammar: str, plugins: dict) -> Lark:
@@ -493,6 +500,8 @@ def _save_parser(parser: Lark, path: str) -> None:
             os.unlink(temporary)
         except OSError:
             pass
+        return
+    cache.prune(folder, _PARSER_FILES, PARSER_CACHE_FILES)
 
 
 def parse_file(path: str, shown: str | None = None, cached: bool = False) -> ast.File:
@@ -514,9 +523,17 @@ def parse_text(text: str, path: str, cached: bool = False) -> ast.File:
     return _parse_text(_normalize(text), path)
 
 
-# Tree-building errors after which the AST is whole, a placeholder value (0, or the value as
-# written) where the mistake was: a checker given it can still look at the rest of the file.
-LENIENT_CODES = frozenset({"E202", "E204", "E205", "E210"})
+# Tree-building errors after which the AST is whole, a placeholder where the mistake was: a
+# checker given it can still look at the rest of the file. The placeholders: a number read as
+# 0 or as written (E202, E204, E205, E210); the first of a space attribute given twice (E009);
+# a misplaced rent modifier left out (E010); a misplaced cite kept as the rule's when it has
+# none, else left out (E013); the faces of a bad range left out (E208); a list cut at its
+# limit (E209 of a rent table, a list of multipliers or a die's faces, all on one line the
+# reader's limits already bound); a choice of one option kept as written (E308). The reader's
+# own limits (E018, E019, and E209 of a line, a block or an item) raise instead: going on
+# past them would cost work without bound.
+LENIENT_CODES = frozenset({"E009", "E010", "E013", "E202", "E204", "E205", "E208", "E209",
+                           "E210", "E308"})
 
 
 def _parse_text(text: str, path: str) -> ast.File:
@@ -1152,14 +1169,16 @@ class _Builder(Transformer):
 
     def face_range(self, meta, ch):
         low, high = self._int(ch[0]), self._int(ch[1])
+        # After E208 the die keeps faces in place of the range (the checker goes on): the
+        # range read lowest first, or its first _MAX_FACES faces.
         if low > high:
             self._error("E208", f"the face range {low}..{high} is empty", self._span(meta),
                         hint=f"write the lowest face first: {high}..{low}")
-            return ("faces", ())
-        if high - low >= _MAX_FACES:
+            low, high = high, low
+        elif high - low >= _MAX_FACES:
             self._error("E208", f"a die has at most {_MAX_FACES} faces, "
                         f"{low}..{high} gives {high - low + 1}", self._span(meta))
-            return ("faces", ())
+        high = min(high, low + _MAX_FACES - 1)
         return ("faces", tuple(range(low, high + 1)))
 
     def face_one(self, meta, ch):
@@ -1198,6 +1217,8 @@ class _Builder(Transformer):
                     continue
                 self._error("E013", "a rule has one cite, on its first line", item.span,
                             hint="move the cite to the line after the rule header")
+                if cite is None:
+                    cite = item  # the rule is cited all the same: no W101 besides
                 continue
             statements.append(item)
         return ast.Rule(self._name(name), cite, tuple(statements), override,

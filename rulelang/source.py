@@ -132,7 +132,7 @@ def parse_cached(text: str, path: str) -> ast.File:
 
 
 def parse_cached_lenient(text: str, path: str) -> tuple[ast.File, list[Diagnostic]]:
-    """`parse_cached`, but a text whose only errors are of units or values found while
+    """`parse_cached`, but a text whose only errors are those found while
     building the AST (`rulelang.parse.LENIENT_CODES`) gives its AST, placeholders where the
     mistakes are, with those errors: the checker can look at the rest of the file. Any
     other error raises, as parse_cached."""
@@ -160,6 +160,7 @@ def _parse_cached(text: str, path: str, lenient: bool) -> tuple[ast.File, list[D
 # grammar, of the builder or of a node class never loads an AST built by other code).
 
 AST_CACHE_FILES = 200  # the ASTs kept; the least recently written go first
+_AST_FILES = re.compile(r"ast-[0-9a-f]{32}\.pickle")  # the names `_ast_key` gives
 # the longest text cached: the official rulebooks are under 10,000 characters; a longer file
 # is parsed every time (pickling its AST would double its memory at the peak)
 AST_CACHE_CHARS = 64_000
@@ -223,11 +224,4 @@ def _save_ast(key: str, file: ast.File) -> None:
         except OSError:
             pass
         return
-    try:
-        kept = [e for e in os.scandir(folder) if e.name.startswith("ast-") and e.is_file()]
-        if len(kept) > AST_CACHE_FILES:
-            kept.sort(key=lambda e: e.stat().st_mtime_ns)
-            for e in kept[:len(kept) - AST_CACHE_FILES]:
-                os.unlink(e.path)
-    except OSError:
-        pass
+    cache.prune(folder, _AST_FILES, AST_CACHE_FILES)

@@ -227,6 +227,66 @@ def test_check_reports_unit_errors_with_the_rest(folder):
     assert result.output.splitlines()[-1].endswith("4 errors, 1 warning")
 
 
+# The builder's other mistakes (E009 is in tests/data/check/one_run_space_attribute.rules),
+# each followed by a rule with the checker's E104 on the last line of the file.
+TYPO = '\nrule typo:\n  cite "h", "t"\n  when a player lands on "Bordwalk": pay $5\n'
+ONE_RUN = {
+    "E010": 'deck "Chance":\n' + "".join(
+        f'  card "C{i:02}" "Card": advance to "Boardwalk"{", rent x2" if i == 1 else ""}\n'
+        for i in range(1, 17)),
+    "E013": 'rule bonus:\n  when a player lands on "GO": collect $5\n  cite "h", "b"\n',
+    "E208": 'die "first" faces 6..1\ndie "second" faces 1..6\n',
+    "E209": 'die "first" faces 1..600, 601..1200\ndie "second" faces 1..6\n',
+    "E308": 'rule pick:\n  cite "h", "p"\n'
+            '  when a player lands on "GO": the player chooses one: collect $5\n',
+}
+
+
+@pytest.mark.parametrize("code", sorted(ONE_RUN))
+def test_a_builder_mistake_does_not_stop_the_other_checks(folder, code):
+    """E010, E013, E208, E209 and E308 found while building the AST come with the
+    checker's E104 of a later line, and nothing else (the placeholder adds no mistake)."""
+    text = HEAD + ONE_RUN[code] + TYPO
+    program, diags = _check(folder, text)
+    last = text.count("\n")
+    assert program is None
+    assert [(d.code, d.span.line) for d in diags] == [(code, 4 + ONE_RUN[code].count(
+        "\n", 0, ONE_RUN[code].index(_MARK[code]))), ("E104", last)]
+
+
+_MARK = {"E010": "rent x2", "E013": 'cite "h", "b"', "E208": "6..1", "E209": "1..600",
+         "E308": "chooses"}
+
+
+def test_loading_refuses_a_builder_mistake(folder):
+    """Loading the rulebook to play it still raises the builder's mistake."""
+    import rulelang
+
+    (folder / "house.rules").write_text(HEAD + ONE_RUN["E308"], encoding="utf-8")
+    with pytest.raises(RuleErrors) as e:
+        rulelang.load(str(folder / "house.rules"))
+    assert [d.code for d in e.value.diagnostics] == ["E308"]
+
+
+def test_the_readers_limits_still_stop(folder):
+    """E209 of a die past the reader's limit of words on a line stops the check: going on
+    would cost work without bound."""
+    from rulelang.parse import MAX_LINE_TOKENS
+
+    faces = ", ".join(str(n) for n in range(1, MAX_LINE_TOKENS))
+    _, diags = _check(folder, HEAD + f'die "first" faces {faces}\n' + TYPO)
+    assert [d.code for d in diags] == ["E209"]
+
+
+def test_a_mistake_of_the_played_file_comes_with_its_parents(folder):
+    """The played file's E308 is reported with a syntax error of the file it extends."""
+    (folder / "parent.rules").write_text('rulebook "P"\nrule r\n', encoding="utf-8")
+    text = 'rulebook "H"\nextends "parent.rules"\n\n' + ONE_RUN["E308"]
+    _, diags = _check(folder, text)
+    assert [(d.code, *_where(d)) for d in diags] == [
+        ("E308", "house.rules", 6), ("E005", "parent.rules", 2)]
+
+
 # ---------------------------------------------------------------- anchored in the author's file
 
 def _where(d) -> tuple[str, int]:
@@ -314,3 +374,31 @@ def test_inconsistent_settings_name_a_default(folder):
     _, diags = _check(folder, HEAD + "set houses_per_hotel = 5\n")
     (d,) = [d for d in diags if d.code == "E301"]
     assert d.notes == (("'max_houses' is not set: its default is 4", None),)
+
+
+TOKEN_PARENT = '''rulebook "Tokens"
+extends "classic_1961.rules"
+
+token "Eye" starts on "GO"
+
+rule eye:
+  cite "p", "eye"
+  when a player passes "GO": move token "Eye" to the next {first}
+  when token "Eye" reaches a {first}: move token "Eye" to the next {second}
+'''
+
+
+@pytest.mark.parametrize("first, second", [("utility", "railroad"), ("railroad", "utility")])
+def test_a_token_loop_closed_through_a_parents_rule_is_reported_at_the_authors_rule(
+        folder, first, second):
+    """A token sent on by the parent's rule and sent back by the author's: the E417 is at the
+    author's rule, with a note at the parent's, whichever rule the loop is found from."""
+    (folder / "tokens.rules").write_text(TOKEN_PARENT.format(first=first, second=second),
+                                         encoding="utf-8")
+    text = ('rulebook "H"\nextends "tokens.rules"\n\nrule back:\n  cite "h", "back"\n'
+            f'  when token "Eye" reaches a {second}: move token "Eye" to the next {first}\n')
+    _, diags = _check(folder, text)
+    assert [(d.code, *_where(d)) for d in diags] == [("E417", "house.rules", 6)]
+    ((note, span),) = diags[0].notes
+    assert note == "the chain goes on here (rule 'eye')"
+    assert (Path(span.file).name, span.line) == ("tokens.rules", 9)

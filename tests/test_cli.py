@@ -96,6 +96,7 @@ def test_one_meaning_for_each_exit_status(args, status, broken, tmp_path):
     done = cli(*args, cwd=tmp_path, code=status)
     if status == 2:
         assert "Error:" in done.stderr and len(done.stderr.splitlines()) <= 4, done.stderr
+        assert ": ok" not in done.stdout  # a check not done as asked is not said to be clean
     else:
         assert "error[E101]" in done.stdout + done.stderr
 
@@ -105,7 +106,7 @@ def test_the_exit_statuses_are_documented():
     done = cli("--help", code=0)
     assert "Exit status: 0 success, 1 the rulebook" in " ".join(done.stdout.split())
     doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    for status in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):
+    for status in ("| 0 |", "| 1 |", "| 2 |", "| 130 |", "| 141 |"):
         assert status in doc
     for command in ("check", "run", "resume"):
         text = " ".join(cli(command, "--help", code=0).stdout.split())
@@ -309,6 +310,80 @@ def test_ctrl_c_elsewhere_is_exit_130_without_a_traceback(monkeypatch):
     assert not isinstance(result.exception, KeyboardInterrupt)
 
 
+# ---------------------------------------------------------------- a closed standard output
+
+NAMES = ROOT / "tests" / "data" / "check" / "names.rules"
+# Every command that writes to standard output, with what makes it write.
+WRITERS = {
+    "run --log -": ["run", CLASSIC, "--log", "-"],
+    "run --json": ["run", CLASSIC, "--games", "2", "--json"],
+    "resume --log -": None,  # needs a save: made in the test
+    "show": ["show", CLASSIC],
+    "list": ["list"],
+    "check": ["check", NAMES],
+    "explain": ["explain", "E104"],
+    "fmt -": ["fmt", "-"],
+    "stats": ["stats", CLASSIC, "--games", "2"],
+    "compare": ["compare", CLASSIC, CLASSIC, "--games", "2"],
+    "analyze": ["analyze", CLASSIC],
+    "bench": ["bench", CLASSIC, "--games", "1", "--repeat", "1"],
+    "native status": ["native", "status"],
+    "--help": ["--help"],
+    "--version": ["--version"],
+    "show --help": ["show", "--help"],
+}
+
+
+def _closed_early(args, cwd, stdin: str = "") -> subprocess.CompletedProcess:
+    """`rulelang ARGS` whose standard output is closed before it writes a byte."""
+    child = subprocess.Popen([sys.executable, "-m", "rulelang_cli.main", *map(str, args)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=cwd)
+    child.stdout.close()
+    _, err = child.communicate(stdin.encode(), timeout=300)
+    return subprocess.CompletedProcess(args, child.returncode, "", err.decode())
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_a_closed_standard_output_ends_the_command_quietly(command, tmp_path):
+    """Standard output closed (`rulelang ... | head -1`): exit 141, as a command killed by
+    SIGPIPE has in the shell, and nothing on standard error (the report of `run` apart)."""
+    args = WRITERS[command]
+    if args is None:
+        cli("run", CLASSIC, "--save-at", "5", "--save", tmp_path / "g.json", cwd=tmp_path,
+            code=0)
+        args = ["resume", tmp_path / "g.json", "--log", "-"]
+    text = (ROOT / "rulesets" / CLASSIC).read_text(encoding="utf-8")
+    done = _closed_early(args, tmp_path, stdin=text if args[-1] == "-" else "")
+    assert done.returncode == 128 + signal.SIGPIPE, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and "rror" not in done.stderr, done.stderr
+    if args[0] not in ("run", "resume", "bench"):  # their reports go to standard error
+        assert done.stderr == ""
+
+
+def test_head_of_the_log():
+    """`rulelang run --log - | head -1`: the first event, then exit 141 and no message."""
+    shell = f"{sys.executable} -m rulelang_cli.main run {CLASSIC} --log - | head -1; " \
+        "echo status ${PIPESTATUS[0]} >&2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=300)
+    assert json.loads(done.stdout)["event"] == "start"
+    assert done.stderr == "status 141\n"
+
+
+# ---------------------------------------------------------------- output to a pipe
+
+@pytest.mark.parametrize("args", [["show", CLASSIC], ["stats", CLASSIC, "--games", "2"],
+                                  ["compare", CLASSIC, CLASSIC, "--games", "2"],
+                                  ["analyze", CLASSIC]], ids=lambda a: a[0])
+def test_tables_to_a_pipe_have_no_trailing_spaces(args):
+    """The tables rich prints pad their lines on a terminal only: piped, no line ends with a
+    space, and the tables are there."""
+    done = cli(*args, code=0)
+    lines = done.stdout.splitlines()
+    assert len(lines) > 10 and any("  " in line for line in lines)
+    assert [line for line in lines if line.endswith(" ")] == []
+
+
 # ---------------------------------------------------------------- list
 
 def test_list_shows_the_installed_rulebooks(tmp_path):
@@ -385,6 +460,51 @@ def test_a_bad_agent_is_a_usage_error(spec, message, agents_dir):
     assert "--agents" in done.stderr and message in done.stderr, done.stderr
 
 
+FAILING_AGENTS = """
+from rulelang.engine.agents import DefaultAgent
+
+
+def price(x):
+    return x / 0
+
+
+class Broke(DefaultAgent):
+    def buy(self, *args):
+        return price(1)
+
+
+class Seven(DefaultAgent):
+    def choose(self, *args):
+        return 7
+"""
+
+
+@pytest.mark.parametrize("how", [(), ("--games", "3"), ("--games", "4", "--jobs", "2")])
+def test_an_agent_that_fails_is_told_in_a_few_lines(how, tmp_path):
+    """An agent's exception ends the command with status 1 and a paragraph: the seed, the
+    turn, the seat and the agent, and the lines of the agent's own code it passed through;
+    the same in a batch and from a worker process; no traceback."""
+    (tmp_path / "failing.py").write_text(FAILING_AGENTS, encoding="utf-8")
+    done = cli("run", CLASSIC, "--agents", "default,failing.py:Broke,default", "--players", "3",
+               *how,
+               cwd=tmp_path, code=1)
+    first, *frames = done.stderr.splitlines()
+    assert first == ("error: the agent of seat 1 (Broke) failed at turn 0 of the game of "
+                     "seed 1: ZeroDivisionError: division by zero"), done.stderr
+    assert [f.split(", in ")[1] for f in frames] == ["buy: return price(1)",
+                                                     "price: return x / 0"]
+
+
+def test_an_answer_the_rules_refuse_is_told_in_a_line(tmp_path):
+    """An agent's choice out of range: status 1, the rule that refuses it."""
+    (tmp_path / "failing.py").write_text(FAILING_AGENTS, encoding="utf-8")
+    done = cli("run", "house/go_or_anywhere", "--agents", "failing.py:Seven", "--seed", "3",
+               cwd=tmp_path, code=1)
+    assert done.stderr.startswith("error: the agent of seat ") and done.stderr.endswith(
+        "IllegalAction: refused by rule 'go_or_anywhere': choose one of 2 options (0 to 1), "
+        "not 7\n"), done.stderr
+
+
 def test_a_game_of_custom_agents_resumes_with_them(agents_dir, tmp_path):
     """A save of custom agents resumes with `resume --agents` (the same classes) to the game
     played without stopping; without it, exit 1 naming the agent."""
@@ -434,3 +554,46 @@ def test_an_unknown_command_suggests_one(tmp_path):
     done = cli("chek", CLASSIC, cwd=tmp_path, code=2)
     assert "no such command 'chek'; did you mean 'check'?" in done.stderr
 
+
+
+def test_plain_lines_hold_the_spaces_that_end_a_write(monkeypatch):
+    """Spaces at the end of one write are dropped if the next starts a new line, and written
+    if it goes on with text."""
+    import io
+
+    from rulelang_cli.console import _PlainLines
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    plain = _PlainLines()
+    for part in ("a  ", " \nb ", "c   ", "\n  d\n"):
+        plain.write(part)
+    assert out.getvalue() == "a\nb c\n  d\n"
+
+
+@pytest.mark.parametrize("args, needs", [
+    (["lsp"], "pygls"),
+    (["analyze", CLASSIC], "numpy"),
+    (["stats", CLASSIC, "--games", "1", "--plot", "x"], "matplotlib"),
+])
+def test_a_missing_extra_is_a_usage_error(args, needs, monkeypatch, tmp_path):
+    """A command or option whose extra is not installed: status 2, the extra to install."""
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from rulelang_cli.main import main
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == needs else found(name, *a))
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2 and "pip install 'rulelang[" in done.output, done.output
+
+
+@pytest.mark.parametrize("command", ["run", "stats", "bench"])
+def test_a_number_that_is_not_one_says_so(command):
+    """`--seed abc`: a whole number is wanted, said in those words (status 2)."""
+    done = cli(command, CLASSIC, "--seed", "abc", code=2)
+    assert "'abc' is not a whole number" in done.stderr, done.stderr

@@ -500,6 +500,30 @@ def test_a_damaged_or_stale_cache_is_rebuilt_and_an_unwritable_one_tolerated(tmp
     assert len(list(folder.iterdir())) == 2
 
 
+def test_writing_a_parser_prunes_the_stale_ones(tmp_path, monkeypatch):
+    """A new parser file removes all but the PARSER_CACHE_FILES written last, of the cache's
+    own naming only: the one just written stays, other files of the folder are not touched."""
+    import os
+
+    from rulelang import parse
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "rulelang"
+    folder.mkdir(mode=0o700)
+    keep = parse.PARSER_CACHE_FILES
+    stale = [folder / f"parser-{n:024x}.pickle" for n in range(keep + 2)]
+    others = [folder / name for name in ("parser-notes.txt", "parser-abc.pickle",
+                                         "ast-" + "0" * 32 + ".pickle", "mine.pickle")]
+    for age, path in enumerate(stale + others):
+        path.write_bytes(b"stale")
+        os.utime(path, ns=(age * 10**9, age * 10**9))
+    parse._build_parser()  # none of those names: built and written
+    left = {p.name for p in folder.iterdir()}
+    new = left - {p.name for p in stale + others}
+    assert len(new) == 1 and parse._PARSER_FILES.fullmatch(*new)
+    assert left == new | {p.name for p in stale[-(keep - 1):] + others}
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                     reason="giving a file to another user needs root")
 def test_a_cache_file_of_another_user_is_refused(tmp_path):
@@ -533,3 +557,34 @@ def test_an_extends_without_its_suffix_names_the_installed_rulebook(tmp_path):
     (d,) = check_path(str(path))[1]
     assert d.code == "E401" and d.hint == \
         'did you mean the installed rulebook: extends "classic_1961.rules"?'
+
+
+def test_a_missing_rulebook_is_not_likened_to_an_unrelated_one(tmp_path, monkeypatch):
+    """Names are compared without the `.rules` every one of them ends with: 'nothere.rules'
+    is like neither 'lotr.rules' nor 'ours.rules'; a file of the name in a folder above is
+    hinted at by its relative path."""
+    from rulelang.check import check_path
+
+    _rulebook(tmp_path / "ours.rules", CLASSIC)
+    far = _write(tmp_path / "n.rules", 'rulebook "N"\nextends "nothere.rules"\n')
+    (d,) = check_path(str(far))[1]
+    assert d.code == "E401" and d.hint == "the path is relative to the file that extends it"
+    child = _write(tmp_path / "sub" / "child.rules", 'rulebook "C"\nextends "ours.rules"\n')
+    (d,) = check_path(str(child))[1]
+    assert d.code == "E401" and d.hint.startswith('did you mean extends "../ours.rules"?')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(rulelang.RuleErrors) as e:
+        rulelang.load("nothere.rules")
+    assert e.value.diagnostics[0].hint is None
+
+
+def test_a_file_named_like_the_installed_rulebook_it_extends(tmp_path):
+    """A local classic_1961.rules that extends "classic_1961.rules" extends itself: E402,
+    with a hint to rename it."""
+    from rulelang.check import check_path
+
+    mine = _rulebook(tmp_path / CLASSIC, CLASSIC)
+    (d,) = check_path(str(mine))[1]
+    assert d.code == "E402" and d.hint == (
+        "a path is looked up beside the file first, so this file hides the installed "
+        f"rulebook '{CLASSIC}': give it another name")

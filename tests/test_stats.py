@@ -219,6 +219,25 @@ def test_records_are_the_same_on_one_or_two_processes():
     assert one[0].cash is not None and one[0].cash == two[0].cash
 
 
+def test_a_logged_batch_is_play_games_and_its_events():
+    """play_games is play_batch in one process: the same games, and their events logged one
+    game after the other, as each game alone logs them; a log is refused on two processes."""
+    rulebook = plain()
+    spec = BatchSpec(CLASSIC, games=3, seed=5)
+    lines: list[str] = []
+    records = play_batch(spec, rulebook, log=lines.append)
+    batch = rulelang.play_games(rulebook, 3, seed=5)
+    assert sum(r.turns for r in records) == batch.turns_total
+    assert tuple(sum(r.winner == seat for r in records) for seat in range(4)) == \
+        batch.wins_by_seat
+    alone: list[str] = []
+    for seed in (5, 6, 7):
+        rulelang.play_game(rulebook, seed=seed, log=alone.append)
+    assert lines == alone
+    with pytest.raises(ValueError):
+        play_batch(spec, jobs=2, log=lines.append)
+
+
 def test_a_dask_cluster_gives_the_same_records():
     distributed = pytest.importorskip("distributed")
     spec = BatchSpec(CLASSIC, games=12, seed=9, observe=True)

@@ -90,9 +90,8 @@ def analyze(file, jail, cards, as_json, plot, force, options, parameters, includ
 
 
 def _missing():
-    click.echo("error: `rulelang analyze` needs numpy, scipy and matplotlib: "
-               "pip install 'rulelang[analysis]'", err=True)
-    sys.exit(1)
+    raise click.UsageError("`rulelang analyze` needs numpy, scipy and matplotlib: "
+                           "pip install 'rulelang[analysis]'")
 
 
 def _image_path(plot: str | None) -> str | None:
@@ -119,10 +118,11 @@ def _plot(path: str, rulebook, result) -> None:
 
 def _report(result) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    from .console import make_console
+
+    console = make_console()
     squares = Table(title=printable(f"{result.ruleset}: where a throw ends and where a turn "
                                     f"ends (--jail {result.jail}, --cards {result.cards})"))
     squares.add_column("#", justify="right")

@@ -9,11 +9,10 @@ import click
 
 from rulelang.diagnostics import json_safe, printable
 
-from .batch_options import batch_options, check_batch, check_dask, play, plot_paths
+from .batch_options import batch_options, check_dask, play_files, plot_paths
 from .main import short_help
 from .options import INTERRUPTED
-from .render import load_or_exit
-from .stats_cmd import _console, _spec, pct, summarise_file
+from .stats_cmd import _console, pct, summarise_file
 
 PICTURES = ("length", "wins", "landings")
 
@@ -41,17 +40,10 @@ def compare(file_a, file_b, show_all, games, players, seed, max_turns, agents, o
     check_dask(dask)
     inputs = {file_a: "the rulebook A", file_b: "the rulebook B"}
     pictures = plot_paths(plot, PICTURES, inputs, force)
-    rulebook_a = load_or_exit(file_a, options, parameters, include_path, observe=True)
-    rulebook_b = load_or_exit(file_b, options, parameters, include_path, observe=True)
-    for file, rulebook in ((file_a, rulebook_a), (file_b, rulebook_b)):
-        check_batch(file, games, seed, players, agents, rulebook)
-    spec_a = _spec(file_a, games, players, seed, max_turns, agents, options, parameters,
-                   include_path)
-    spec_b = _spec(file_b, games, players, seed, max_turns, agents, options, parameters,
-                   include_path)
-    records_a, stopped = play(spec_a, rulebook_a, jobs, dask, as_json, "playing A")
-    records_b, stopped_b = ([], True) if stopped else \
-        play(spec_b, rulebook_b, jobs, dask, as_json, "playing B")
+    played, interrupted = play_files(
+        [(file_a, "playing A"), (file_b, "playing B")], games, players, seed, max_turns,
+        agents, options, parameters, include_path, jobs, dask, as_json)
+    (rulebook_a, spec_a, records_a), (rulebook_b, spec_b, records_b) = played
     n = min(len(records_a), len(records_b))
     if n == 0:
         click.echo("interrupted before any game of both rulebooks finished", err=True)
@@ -67,7 +59,6 @@ def compare(file_a, file_b, show_all, games, players, seed, max_turns, agents, o
         from rulelang.stats_plots import draw_comparison
 
         draw_comparison(result, rulebook_a, rulebook_b, pictures)
-    interrupted = stopped or stopped_b
     if as_json:
         out = result.to_json()
         if interrupted:

@@ -49,9 +49,9 @@ def show_section(text: str, console=None) -> None:
     """Print a section of docs/errors.md: rendered by rich on a terminal (headings, emphasis,
     ```rules blocks in colour by the `rules` lexer), its Markdown as written otherwise, so
     that piped output can be searched and pasted."""
-    from rich.console import Console
+    from .console import make_console
 
-    console = console or Console(highlight=False)
+    console = console or make_console()
     if not console.is_terminal:
         click.echo(text)
         return

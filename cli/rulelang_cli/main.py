@@ -3,11 +3,14 @@ list the installed ones; resume saved games; build the compiled engine; serve ed
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import sys
 
 import click
 
-from .options import INTERRUPTED
+from .options import BROKEN_PIPE, INTERRUPTED
 
 # Each command's module is imported only when that command runs: `rulelang --help` and
 # `rulelang check` stay quick because they never load the engine. The one-line help of each
@@ -66,18 +69,59 @@ class _LazyGroup(click.Group):
             ctx.fail(f"no such command '{args[0]}'; {hint}")
         return super().resolve_command(ctx, args)
 
+    def make_context(self, *args, **kwargs):
+        # `rulelang --help` and `--version` print while the command line is read
+        with _closed_stdout_ends_quietly():
+            return super().make_context(*args, **kwargs)
+
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            with _closed_stdout_ends_quietly():
+                result = super().invoke(ctx)
+                if not sys.stdout.closed:  # the language server closes it at its exit
+                    sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
+                return result
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None
+        except Exception as err:
+            from rulelang.diagnostics import printable
+            from rulelang.runner import agent_failure
+
+            told = agent_failure(err)
+            if told is None:
+                raise
+            for line in f"error: {told}".split("\n"):
+                click.echo(printable(line), err=True)
+            raise click.exceptions.Exit(1) from None
+
+
+@contextlib.contextmanager
+def _closed_stdout_ends_quietly():
+    """The reader of standard output went away (`rulelang run --log - | head -1`): stop
+    without a word, with the status a command killed by SIGPIPE has in the shell, as `cat`
+    does. What is still buffered goes nowhere."""
+    try:
+        yield
+    except BrokenPipeError:
+        _quiet_stdout()
+        raise click.exceptions.Exit(BROKEN_PIPE) from None
+
+
+def _quiet_stdout() -> None:
+    """Standard output onto the null device, so that no later flush fails again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no descriptor (a test's captured output)
+        pass
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog="Exit status: 0 success, 1 the rulebook (or the save) has errors, 2 a "
-             "mistake of the command line, 130 stopped by Ctrl-C. `rulelang COMMAND --help` "
-             "tells more.")
+             "mistake of the command line, 130 stopped by Ctrl-C, 141 standard output closed. "
+             "`rulelang COMMAND --help` tells more.")
 @click.version_option(package_name="rulelang")
 def main():
     """rulelang: Monopoly-family rulebooks as data — check them, play them, measure them."""

@@ -45,12 +45,11 @@ def show(file, sections, as_json, options, parameters, include_path):
 
 def _print(d, sections) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
-    if not console.is_terminal:  # piped: whole lines, never cut to a screen's width
-        console = Console(highlight=False, width=1000)
+    from .console import make_console
+
+    console = make_console(piped_width=1000)  # piped: whole lines, never cut
 
     def table(title: str) -> Table:
         return Table(title=printable(title), title_justify="left", box=box.SIMPLE_HEAD,

@@ -9,10 +9,9 @@ import click
 
 from rulelang.diagnostics import json_safe, printable
 
-from .batch_options import batch_options, check_batch, check_dask, play, plot_paths
+from .batch_options import batch_options, check_dask, play_files, plot_paths
 from .main import short_help
 from .options import INTERRUPTED
-from .render import load_or_exit
 
 PICTURES = ("landings", "length", "wins", "cash")
 
@@ -34,11 +33,9 @@ def stats(file, games, players, seed, max_turns, agents, options, parameters, in
     """
     check_dask(dask)
     pictures = plot_paths(plot, PICTURES, {file: "the rulebook being played"}, force)
-    rulebook = load_or_exit(file, options, parameters, include_path, observe=True)
-    check_batch(file, games, seed, players, agents, rulebook)
-    spec = _spec(file, games, players, seed, max_turns, agents, options, parameters,
-                 include_path)
-    records, interrupted = play(spec, rulebook, jobs, dask, as_json)
+    ((rulebook, spec, records),), interrupted = play_files(
+        [(file, "playing")], games, players, seed, max_turns, agents, options, parameters,
+        include_path, jobs, dask, as_json)
     if not records:
         click.echo("interrupted before any game finished", err=True)
         sys.exit(INTERRUPTED)
@@ -62,14 +59,6 @@ def stats(file, games, players, seed, max_turns, agents, options, parameters, in
         sys.exit(INTERRUPTED)
 
 
-def _spec(file, games, players, seed, max_turns, agents, options, parameters, include_path):
-    from rulelang.batch import BatchSpec, agent_names
-
-    return BatchSpec(file, games, players, agent_names(agents), seed, max_turns,
-                     tuple(options), tuple(parameters), tuple(include_path), observe=True,
-                     trace=seed)
-
-
 def summarise_file(records, rulebook, spec):
     """The report of a batch, its rules placed at the lines that write them."""
     from rulelang.show import describe
@@ -82,12 +71,9 @@ def summarise_file(records, rulebook, spec):
 
 
 def _console():
-    from rich.console import Console
+    from .console import make_console
 
-    console = Console(highlight=False)
-    if not console.is_terminal:  # piped: whole lines, never cut to a screen's width
-        console = Console(highlight=False, width=160)
-    return console
+    return make_console(piped_width=160)  # piped: whole lines, never cut to a screen's width
 
 
 def pct(interval, digits: int = 1) -> str:
