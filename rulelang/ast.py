@@ -1337,13 +1337,18 @@ class Extends:
 
 @node
 class File:
-    """One parsed rules file: its header and its items in order."""
+    """One parsed rules file: its header and its items in order.
+
+    left_out: the top-level items of a file with syntax errors that were not read, each as
+    (what, name): ("rule", its name), ("setting", its name) or ("cite", ""); the checker
+    says nothing that could follow from their absence. Empty for a file that parses."""
 
     path: str
     title: Text
     extends: Extends | None
     items: tuple[Item, ...]
     span: Span = field(eq=False, default=NOWHERE)
+    left_out: tuple[tuple[str, str], ...] = field(eq=False, default=())
 
 
 # ---------------------------------------------------------------- the resolved rulebook

@@ -123,8 +123,10 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
     # Where the parser reported a mistake the AST holds a placeholder: what the checker says
     # of a span overlapping it would repeat the mistake or follow from it.
     reported = [d.span for d in typed]
-    errors = list(typed) + errors
-    diags = errors + [d for d in check(program, history) if not _overlaps(d.span, reported)]
+    holes = _Holes(chain)
+    errors = list(typed) + holes.keep(errors)
+    diags = errors + [d for d in holes.keep(check(program, history))
+                      if not _overlaps(d.span, reported)]
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
            if n not in program.options]
@@ -134,7 +136,7 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
         variant_history: list = []
         variant, more = merge(chain, program.options + names, overrides, variant_history)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
-        for d in more + check(variant, variant_history):
+        for d in holes.keep(more + check(variant, variant_history)):
             if _identity(d) not in seen and not _overlaps(d.span, reported):
                 seen.add(_identity(d))
                 note = (f"found with {which} switched on", None)
@@ -144,6 +146,30 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
 
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
+# What the checker concludes from the whole of the rules (no rule does X, no rule orders these
+# two, nothing lets a player ...): unsure when some rule was left out for a syntax error.
+_FROM_EVERY_RULE = frozenset({"W103", "W104", "W105", "W111", "W113", "W114"})
+
+
+class _Holes:
+    """The items left out of a chain's files for their syntax errors (ast.File.left_out),
+    and what the checker must not say because of them."""
+
+    def __init__(self, chain: list[ast.File]):
+        left_out = [h for f in chain for h in f.left_out]
+        self.any = bool(left_out)
+        self.cite = any(what == "cite" for what, _ in left_out)
+        self.names = tuple(f"'{name}'" for _, name in left_out if name)
+
+    def keep(self, diags: list[Diagnostic]) -> list[Diagnostic]:
+        """`diags` without what may follow from a left-out item: a conclusion drawn from
+        every rule, a missing cite when a cite was left out, a mention of a left-out rule
+        or setting (`there is no rule 'x' to replace`)."""
+        if not self.any:
+            return diags
+        return [d for d in diags if d.code not in _FROM_EVERY_RULE
+                and not (self.cite and d.code == "W101")
+                and not any(n in d.message for n in self.names)]
 
 
 def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:

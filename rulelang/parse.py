@@ -37,7 +37,7 @@ from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.source import (  # noqa: F401 - re-exported: the reading half of parsing
     COMMAND_LINE, _normalize, decode_source, normalize, read_source,
 )
-from rulelang.recover import recover, shift, without_comment
+from rulelang.recover import recover_items, shift, without_comment
 from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
@@ -549,8 +549,11 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     try:
         result, errors = _parse_chunks(text, path)
     except RuleError as e:
-        errors = recover(text, e.diagnostic,
-                         lambda chunk: _build(_parse(chunk, path), path, 0, chunk)[1])
+        errors, failed = recover_items(
+            text, e.diagnostic, lambda chunk: _build(_parse(chunk, path), path, 0, chunk)[1])
+        partial = _without(text, path, failed) if lenient and failed else None
+        if partial is not None:
+            return partial, errors
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
@@ -562,6 +565,40 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     if errors:
         raise RuleErrors(errors)
     return result, []
+
+
+# The first line of a top-level item the checker can do without: what it is, and its name.
+_LEFT_OUT = (
+    ("rule", re.compile(r"(?:rule|replace[ \t]+rule|remove[ \t]+rule|(?:before|after)[ \t]+"
+                        r"\w+[ \t]+rule)\b[ \t]*(\w*)")),
+    ("setting", re.compile(r"(?:set|parameter)\b[ \t]*(\w*)")),
+    ("cite", re.compile(r"cite\b()")),
+)
+
+
+def _without(text: str, path: str, failed: list[tuple[int, int]]) -> ast.File | None:
+    """The AST of a normalised text without the top-level items on the 0-based line ranges
+    `failed` (they do not parse), recording what was left out; None when one of them is not
+    a rule, a `set`, a `parameter` or a cite (a board, deck or option left out would make
+    every name it declares unknown), or the rest does not parse either."""
+    lines = text.split("\n")
+    left_out = []
+    for start, end in failed:
+        first = next((line for line in lines[start:end] if line[:1] not in ("", " ", "\t",
+                                                                             "\f", "#")), "")
+        what = next(((w, m.group(1)) for w, pattern in _LEFT_OUT
+                     if (m := pattern.match(first))), None)
+        if start == 0 or what is None:
+            return None
+        left_out.append(what)
+        lines[start:end] = [""] * (end - start)
+    try:
+        result, errors = _parse_chunks("\n".join(lines), path)
+    except (RuleError, RuleErrors):
+        return None
+    if not all(d.code in LENIENT_CODES for d in errors):
+        return None
+    return attrs.evolve(result, left_out=tuple(left_out))
 
 
 def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
