@@ -314,9 +314,10 @@ def test_missing_and_cyclic_extends(tmp_path):
 
 def test_a_parse_error_in_a_parent_is_reported_in_the_parent(tmp_path):
     """The span of an error in an extended file names that file."""
-    _write(tmp_path, "parent.rules", 'rulebook "P"\nrule r\n')
+    _write(tmp_path, "parent.rules",
+           'rulebook "P"\nextends "classic_1961.rules"\nrule r\n')
     child = _write(tmp_path, "child.rules", 'rulebook "C"\nextends "parent.rules"\n')
-    program, diags = check_path(child)
+    program, diags = check_path(child, include_path=[str(RULESETS)])
     assert program is None
     assert [(Path(d.span.file).name, d.code) for d in diags] == [("parent.rules", "E005")]
 
