@@ -159,17 +159,22 @@ class _Holes:
         left_out = [h for f in chain for h in f.left_out]
         self.any = bool(left_out)
         self.cite = any(what == "cite" for what, _ in left_out)
-        self.names = tuple(f"'{name}'" for _, name in left_out if name)
+        self.rules = tuple(f"'{n}'" for what, n in left_out if what == "rule" and n)
+        self.settings = tuple(f"'{n}'" for what, n in left_out if what == "setting" and n)
 
     def keep(self, diags: list[Diagnostic]) -> list[Diagnostic]:
         """`diags` without what may follow from a left-out item: a conclusion drawn from
         every rule, a missing cite when a cite was left out, a mention of a left-out rule
-        or setting (`there is no rule 'x' to replace`)."""
+        (`there is no rule 'x' to replace`), a warning or a contradiction (E301) of the
+        values of a left-out setting (its value in force is not known). A mistake in another
+        `set` of that setting is its own."""
         if not self.any:
             return diags
         return [d for d in diags if d.code not in _FROM_EVERY_RULE
                 and not (self.cite and d.code == "W101")
-                and not any(n in d.message for n in self.names)]
+                and not any(n in d.message for n in self.rules)
+                and not ((d.code == "E301" or not d.is_error)
+                         and any(n in d.message for n in self.settings))]
 
 
 def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:
@@ -555,6 +560,12 @@ class _Checker:
                 hint = f"write ${node.right.value}"
             elif isinstance(node.left, ast.Count) and right == "money":
                 hint = f"write ${node.left.value}"
+            elif isinstance(node.right, ast.Money) and left == "count":
+                hint = (f"'{units.shown(node.left)}' is a count: write "
+                        f"{node.right.amount}")
+            elif isinstance(node.left, ast.Money) and right == "count":
+                hint = (f"'{units.shown(node.right)}' is a count: write "
+                        f"{node.left.amount}")
             self.error("E211", f"this comparison sets {units.UNIT_NAMES[left]} "
                        f"'{units.shown(node.left)}' against {units.UNIT_NAMES[right]} "
                        f"'{units.shown(node.right)}'", node.span,
@@ -814,12 +825,18 @@ def _action_words(p: vocab.Primitive) -> str:
 
 def _type_hint(spec, value: ast.Value) -> str | None:
     number = getattr(value, "amount", getattr(value, "value", None))
+    if spec.type == "money" and isinstance(value, ast.Percent):
+        # a share of what? `starting_cash = 20%` is not read as $20
+        return (f"a percentage is not an amount of money: write an amount, e.g. "
+                f"${spec.default}")
     if spec.type in _FORMS and isinstance(number, int) and not isinstance(number, bool):
         return f"write {_FORMS[spec.type].format(number)}"
     if spec.type == "flag":
         return "write yes or no"
     if spec.type == "range" and isinstance(value, ast.Count):
-        return f"write a range such as {min(2, number)} to {number}"
+        low = min(2, number)
+        return (f"write {number} to {number} for exactly {number}, or a range such as "
+                f"{low} to {number}" if low < number else f"write {number} to {number}")
     if spec.type == "choice" and isinstance(value, ast.Text) and value.value in spec.choices:
         return f"write it without quotes: {value.value}"
     return None

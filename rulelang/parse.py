@@ -830,8 +830,9 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
         _indenter.path = path  # the examples were parsed with the same indenter
     lines = text.split("\n")
     rest = lines[span.line - 1][span.column - 1:] if 1 <= span.line <= len(lines) else ""
+    before = lines[span.line - 1][:span.column - 1] if 1 <= span.line <= len(lines) else ""
     return parse_errors.unexpected_token(token.type, str(token), span, expected, label,
-                                         _opener(text, span.line), rest)
+                                         _opener(text, span.line), rest, before)
 
 
 def _opener(text: str, line: int) -> tuple[int, str] | None:
