@@ -163,6 +163,22 @@ def test_setting_type_message():
     assert fine.hint == "write $50"
 
 
+@pytest.mark.parametrize("line, code, hint", [
+    ("set starting_cash = 20%", "E201",
+     "a percentage is not an amount of money: write an amount, e.g. $1500"),
+    ("set players = 3", "E201", "write 3 to 3 for exactly 3, or a range such as 2 to 3"),
+    ("rule r:\n  cite \"a\", \"b\"\n"
+     "  when a player passes \"GO\" if the dice total is $7: collect $10",
+     "E211", "'the dice total' is a count: write 7"),
+])
+def test_type_hints_say_what_to_write(tmp_path, line, code, hint):
+    """A percentage for money, a count for a range, money against a count: each hint says
+    what the value should be."""
+    path = _write(tmp_path, "h.rules", f'rulebook "H"\nextends "classic_1961.rules"\n{line}\n')
+    _, diags = check_path(path, include_path=[str(RULESETS)])
+    assert [(d.code, d.hint) for d in diags] == [(code, hint)]
+
+
 def test_duplicate_notes_point_at_the_first_definition():
     """A duplicate rule from a parent names the parent's rule and suggests `replace`."""
     _, diags = check_path(_rel(DATA / "check" / "duplicates.rules"))
