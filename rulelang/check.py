@@ -147,8 +147,10 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
 # What the checker concludes from the whole of the rules (no rule does X, no rule orders these
-# two, nothing lets a player ...): unsure when some rule was left out for a syntax error.
-_FROM_EVERY_RULE = frozenset({"W103", "W104", "W105", "W111", "W113", "W114"})
+# two, nothing lets a player ..., the rules trigger each other for ever): unsure when some
+# rule was left out for a syntax error.
+_FROM_EVERY_RULE = frozenset({"E416", "E417", "W103", "W104", "W105", "W111", "W113",
+                              "W114"})
 
 
 class _Holes:
@@ -158,22 +160,19 @@ class _Holes:
     def __init__(self, chain: list[ast.File]):
         left_out = [h for f in chain for h in f.left_out]
         self.any = bool(left_out)
-        self.cite = any(what == "cite" for what, _ in left_out)
         self.rules = tuple(f"'{n}'" for what, n in left_out if what == "rule" and n)
         self.settings = tuple(f"'{n}'" for what, n in left_out if what == "setting" and n)
 
     def keep(self, diags: list[Diagnostic]) -> list[Diagnostic]:
         """`diags` without what may follow from a left-out item: a conclusion drawn from
-        every rule, a missing cite when a cite was left out, a mention of a left-out rule
-        (`there is no rule 'x' to replace`), a warning or a contradiction (E301) of the
-        values of a left-out setting (its value in force is not known). A mistake in another
-        `set` of that setting is its own."""
+        every rule, a mention of a left-out rule (`there is no rule 'x' to replace`), or of
+        a left-out setting (its value in force is not known) but for a mistake in the value
+        of another `set` of it (E2xx)."""
         if not self.any:
             return diags
         return [d for d in diags if d.code not in _FROM_EVERY_RULE
-                and not (self.cite and d.code == "W101")
                 and not any(n in d.message for n in self.rules)
-                and not ((d.code == "E301" or not d.is_error)
+                and not (not d.code.startswith("E2")
                          and any(n in d.message for n in self.settings))]
 
 

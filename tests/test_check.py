@@ -179,6 +179,20 @@ def test_type_hints_say_what_to_write(tmp_path, line, code, hint):
     assert [(d.code, d.hint) for d in diags] == [(code, hint)]
 
 
+def test_a_rulebook_with_a_syntax_error_is_checked_but_never_played():
+    """The rest of a file with a syntax error is checked, its program is None, and loading
+    it to play refuses with every mistake."""
+    import rulelang
+
+    path = _rel(DATA / "check" / "syntax_and_other_mistakes.rules")
+    program, diags = check_path(path)
+    assert program is None
+    assert [d.code for d in diags] == ["E211", "E104", "E201", "E002"]
+    with pytest.raises(RuleErrors) as e:
+        rulelang.load(path)
+    assert [d.code for d in e.value.diagnostics] == ["E211", "E104", "E201", "E002"]
+
+
 def test_duplicate_notes_point_at_the_first_definition():
     """A duplicate rule from a parent names the parent's rule and suggests `replace`."""
     _, diags = check_path(_rel(DATA / "check" / "duplicates.rules"))
