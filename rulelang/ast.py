@@ -1339,9 +1339,10 @@ class Extends:
 class File:
     """One parsed rules file: its header and its items in order.
 
-    left_out: the top-level items of a file with syntax errors that were not read, each as
-    (what, name): ("rule", its name), ("setting", its name) or ("cite", ""); the checker
-    says nothing that could follow from their absence. Empty for a file that parses."""
+    left_out: what the top-level items of a file with syntax errors that were not read
+    declare, each as (what, name): what is "rule", "setting", "cite", "deck", "pot" or
+    "option" (whose rules and settings follow it); the checker says nothing that could follow
+    from their absence. Empty for a file that parses."""
 
     path: str
     title: Text

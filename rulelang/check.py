@@ -160,12 +160,15 @@ class _Holes:
     def __init__(self, chain: list[ast.File]):
         left_out = [h for f in chain for h in f.left_out]
         self.any = bool(left_out)
-        self.rules = tuple(f"'{n}'" for what, n in left_out if what == "rule" and n)
+        # a rule, deck, pot or option is named in quotes: 'name' or "Name"
+        self.rules = tuple(f"{q}{n}{q}" for what, n in left_out
+                           if what in ("rule", "deck", "pot", "option") and n for q in "'\"")
         self.settings = tuple(f"'{n}'" for what, n in left_out if what == "setting" and n)
 
     def keep(self, diags: list[Diagnostic]) -> list[Diagnostic]:
         """`diags` without what may follow from a left-out item: a conclusion drawn from
-        every rule, a mention of a left-out rule (`there is no rule 'x' to replace`), or of
+        every rule, a mention of a left-out rule, deck, pot or option (`there is no rule 'x'
+        to replace`, `unknown option 'x'`), or of
         a left-out setting (its value in force is not known) but for a mistake in the value
         of another `set` of it (E2xx)."""
         if not self.any:

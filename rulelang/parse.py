@@ -567,30 +567,46 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     return result, []
 
 
-# The first line of a top-level item the checker can do without: what it is, and its name.
+# The first line of an item the checker can do without: what it is, and the name it declares.
 _LEFT_OUT = (
     ("rule", re.compile(r"(?:rule|replace[ \t]+rule|remove[ \t]+rule|(?:before|after)[ \t]+"
                         r"\w+[ \t]+rule)\b[ \t]*(\w*)")),
     ("setting", re.compile(r"(?:set|parameter)\b[ \t]*(\w*)")),
     ("cite", re.compile(r"cite\b()")),
+    ("deck", re.compile(r'deck\b[ \t]*"([^"\n]*)"?')),
+    ("pot", re.compile(r'pot\b[ \t]*"([^"\n]*)"?')),
+    ("option", re.compile(r"option\b[ \t]*(\w*)")),
 )
+
+
+def _left_out(block: list[str]) -> list[tuple[str, str]] | None:
+    """What a top-level item that does not parse declares (`block`: its lines), as
+    ast.File.left_out has it; None for an item the rest cannot be checked without (the
+    board, a die, a token ... or an unknown word)."""
+    first = next((line for line in block if line[:1] not in ("", " ", "\t", "\f", "#")), "")
+    what = next(((w, m.group(1)) for w, pattern in _LEFT_OUT if (m := pattern.match(first))),
+                None)
+    if what is None:
+        return None
+    if what[0] != "option":
+        return [what]
+    inner = [(w, m.group(1)) for line in block[1:] for w, pattern in _LEFT_OUT[:2]
+             if (m := pattern.match(line.lstrip(" \t")))]
+    return [what] + inner
 
 
 def _without(text: str, path: str, failed: list[tuple[int, int]]) -> ast.File | None:
     """The AST of a normalised text without the top-level items on the 0-based line ranges
-    `failed` (they do not parse), recording what was left out; None when one of them is not
-    a rule, a `set`, a `parameter` or a cite (a board, deck or option left out would make
-    every name it declares unknown), or the rest does not parse either."""
+    `failed` (they do not parse), recording what was left out; None when one of them is the
+    header or an item that declares what much of the rest may name (the board, a die, a
+    token, a side, a renaming), or the rest does not parse either."""
     lines = text.split("\n")
     left_out = []
     for start, end in failed:
-        first = next((line for line in lines[start:end] if line[:1] not in ("", " ", "\t",
-                                                                             "\f", "#")), "")
-        what = next(((w, m.group(1)) for w, pattern in _LEFT_OUT
-                     if (m := pattern.match(first))), None)
+        what = _left_out(lines[start:end])
         if start == 0 or what is None:
             return None
-        left_out.append(what)
+        left_out.extend(what)
         lines[start:end] = [""] * (end - start)
     try:
         result, errors = _parse_chunks("\n".join(lines), path)
