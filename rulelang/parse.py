@@ -551,7 +551,8 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     except RuleError as e:
         errors, failed = recover_items(
             text, e.diagnostic, lambda chunk: _build(_parse(chunk, path), path, 0, chunk)[1])
-        partial = _without(text, path, failed) if lenient and failed else None
+        stopped = any(d.code in _READER_LIMITS for d in errors)
+        partial = _without(text, path, failed) if lenient and failed and not stopped else None
         if partial is not None:
             return partial, errors
         if len(errors) == 1:
@@ -567,6 +568,8 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     return result, []
 
 
+# The reader's own limits: past one, the file is not checked further (see LENIENT_CODES).
+_READER_LIMITS = frozenset({"E018", "E019", "E209"})
 # The first line of an item the checker can do without: what it is, and the name it declares.
 _LEFT_OUT = (
     ("rule", re.compile(r"(?:rule|replace[ \t]+rule|remove[ \t]+rule|(?:before|after)[ \t]+"

@@ -8,6 +8,9 @@ offending line (and the lines indented under it) and parses again, a few times, 
 that cannot empty a block and so invent an error of its own. Line numbers are kept: a chunk is
 parsed as stub + its lines, and every span found is moved back to the file's own lines.
 
+`recover_items` also returns the line ranges of the items that do not parse, so that the
+rest of the file can be read without them and checked (parse.py).
+
 It knows nothing of Lark: `parse_chunk(text)` parses one chunk's text and returns the
 diagnostics its tree builder collected, or raises RuleError(s) for a syntax error.
 """

@@ -193,6 +193,18 @@ def test_a_rulebook_with_a_syntax_error_is_checked_but_never_played():
     assert [d.code for d in e.value.diagnostics] == ["E211", "E104", "E201", "E002"]
 
 
+def test_a_reader_s_limit_in_a_rule_still_stops_the_check(tmp_path):
+    """A rule past the reader's limits (E019) is not left out for the rest to be checked:
+    the check stops at the syntax errors."""
+    deep = "not (" * 17 + "option x" + ")" * 17
+    path = _write(tmp_path, "deep.rules",
+                  'rulebook "D"\nextends "classic_1961.rules"\n'
+                  f'rule a:\n  cite "a", "b"\n  when a turn starts if {deep}: nothing\n'
+                  'rule b:\n  cite "a", "b"\n  when a player lands on "Bordwalk": pay $1\n')
+    _, diags = check_path(path, include_path=[str(RULESETS)])
+    assert [d.code for d in diags] == ["E019"]
+
+
 def test_duplicate_notes_point_at_the_first_definition():
     """A duplicate rule from a parent names the parent's rule and suggests `replace`."""
     _, diags = check_path(_rel(DATA / "check" / "duplicates.rules"))
