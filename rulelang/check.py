@@ -18,6 +18,7 @@ import attrs
 from rulelang import ast, units, vocab
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.check_flow import Flow, doubles_dice, triples_dice
+from rulelang.check_holes import Holes
 from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
@@ -123,7 +124,7 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
     # Where the parser reported a mistake the AST holds a placeholder: what the checker says
     # of a span overlapping it would repeat the mistake or follow from it.
     reported = [d.span for d in typed]
-    holes = _Holes(chain)
+    holes = Holes(chain)
     errors = list(typed) + holes.keep(errors)
     diags = errors + [d for d in holes.keep(check(program, history))
                       if not _overlaps(d.span, reported)]
@@ -146,39 +147,6 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
 
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
-# What the checker concludes from the whole of the rules (no rule does X, no rule orders these
-# two, nothing lets a player ..., the rules trigger each other for ever): unsure when some
-# rule was left out for a syntax error.
-_FROM_EVERY_RULE = frozenset({"E416", "E417", "W103", "W104", "W105", "W111", "W113",
-                              "W114"})
-
-
-class _Holes:
-    """The items left out of a chain's files for their syntax errors (ast.File.left_out),
-    and what the checker must not say because of them."""
-
-    def __init__(self, chain: list[ast.File]):
-        left_out = [h for f in chain for h in f.left_out]
-        self.any = bool(left_out)
-        # a rule, deck, pot or option is named in quotes: 'name' or "Name"
-        self.rules = tuple(f"{q}{n}{q}" for what, n in left_out
-                           if what in ("rule", "deck", "pot", "option") and n for q in "'\"")
-        self.settings = tuple(f"'{n}'" for what, n in left_out if what == "setting" and n)
-
-    def keep(self, diags: list[Diagnostic]) -> list[Diagnostic]:
-        """`diags` without what may follow from a left-out item: a conclusion drawn from
-        every rule, a mention of a left-out rule, deck, pot or option (`there is no rule 'x'
-        to replace`, `unknown option 'x'`), or of
-        a left-out setting (its value in force is not known) but for a mistake in the value
-        of another `set` of it (E2xx)."""
-        if not self.any:
-            return diags
-        return [d for d in diags if d.code not in _FROM_EVERY_RULE
-                and not any(n in d.message for n in self.rules)
-                and not (not d.code.startswith("E2")
-                         and any(n in d.message for n in self.settings))]
-
-
 def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:
     """Whether `span` shares a character with one of `spans` (of the same file)."""
     start, end = (span.line, span.column), (span.end_line, span.end_column)
