@@ -147,6 +147,8 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
 
 
 _MAX_VARIANTS = 8  # options checked one by one; more are checked all switched on at once
+
+
 def _overlaps(span: ast.Span, spans: list[ast.Span]) -> bool:
     """Whether `span` shares a character with one of `spans` (of the same file)."""
     start, end = (span.line, span.column), (span.end_line, span.end_column)

@@ -224,8 +224,8 @@ def _phrasing_hint(kind: str, value: str, before: str, rest: str,
                 f"dice total is {total}: ...")
     if kind == "NAME" and value == "get" and "collect" in literals:
         amount = re.match(r"get[ \t]+(\$[0-9]+)", rest)
-        return f"a player receives money with 'collect': collect " \
-               f"{amount.group(1) if amount else '$60'}"
+        return ("a player receives money with 'collect': collect "
+                f"{amount.group(1) if amount else '$60'}")
     has = _HAS.search(before)
     if has and kind in ("MONEY", "INT"):
         amount = value if kind == "MONEY" else f"${value}"
@@ -238,10 +238,17 @@ def _phrasing_hint(kind: str, value: str, before: str, rest: str,
         return _ONE_SPACE
     may_not = _MAY_NOT.search(before)
     if kind == "STRING" and may_not and " if " not in before and " unless " not in before:
-        return (f"a permission names a kind of property, not one space: a player may not "
-                f"{may_not.group(1)} a railroad; for one space, test its price: a player may "
-                f"not {may_not.group(1)} a street if the space's price is at least $400")
+        verb = may_not.group(1)
+        what = f"{verb} a street" if verb in _OF_A_KIND else verb
+        example = (f": a player may not {what} if the space's price is at least $400"
+                   if verb in _OF_A_KIND or verb == "build" else "")
+        return ("a permission names a kind of property, not one space; for one space, test "
+                f"its kind, its price or its group (see the cookbook){example}")
     return None
+
+
+# The actions of a permission that name a kind of property (`a player may not buy a street`).
+_OF_A_KIND = ("buy", "mortgage", "trade")
 
 
 # What may follow a value at the start of a condition: a comparison, or more expression.

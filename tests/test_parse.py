@@ -302,6 +302,7 @@ def test_syntax_errors(text, code, line, column, hint):
     ('  when a player passes "GO" if the player has $500: collect $5',
      "the player's cash is at least $500"),
     ('  a player may not buy "Boardwalk"', "a player may not buy a street if the space's price"),
+    ('  a player may not build "Boardwalk"', "a player may not build if the space's price"),
     ('  a player may not buy a street if the space is "Boardwalk"',
      "a condition cannot name one space"),
 ])
