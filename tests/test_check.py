@@ -555,3 +555,44 @@ def test_every_effect_says_how_money_moves():
     from rulelang.check_flow import MONEY_FLOWS
 
     assert set(typing.get_args(ast.Effect)) | {ast.Choice} == set(MONEY_FLOWS)
+
+
+_RULE_HEADER = re.compile(r"^(?:rule|replace rule|(?:before|after) \w+ rule) (\w+):$", re.M)
+_TARGET = re.compile(r"^(?:replace rule (\w+)|(?:before|after) (\w+) rule \w+|remove rule (\w+))",
+                     re.M)
+
+
+def _break_headers(path: Path, names) -> list[tuple[str, int]]:
+    """Take the colon off the headers of the rules `names` of the file; their (file, line)."""
+    text = path.read_text(encoding="utf-8")
+    colons = [m.end() - 1 for m in _RULE_HEADER.finditer(text) if m.group(1) in names]
+    path.write_text("".join(ch for i, ch in enumerate(text) if i not in set(colons)),
+                    encoding="utf-8")
+    return [(str(path), text.count("\n", 0, c) + 1) for c in colons]
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.rglob("*.rules")), ids=lambda p: p.name)
+def test_left_out_rules_say_nothing_more(path, tmp_path):
+    """A shipped rulebook whose middle rule's header is broken, or whose parents' rules that
+    it overrides are, reports those syntax errors and nothing else: the rest is checked (and
+    clean), and no rule left out makes anything else fail (`there is no rule 'x' to
+    replace`, a rule placed before a missing one, a warning over every rule)."""
+    shutil.copytree(RULESETS, tmp_path / "rulesets")
+    root = tmp_path / "rulesets"
+    copy = root / path.relative_to(RULESETS)
+    text = path.read_text(encoding="utf-8")
+    names = _RULE_HEADER.findall(text)
+    targets = {n for m in _TARGET.finditer(text) for n in m.groups() if n}
+    cases = [[names[len(names) // 2]]] if names else []
+    for case in cases + ([targets] if targets else []):
+        shutil.copy(path, copy)
+        if case is targets:
+            broken = [b for f in root.rglob("*.rules") if f != copy
+                      for b in _break_headers(f, targets)]
+        else:
+            broken = _break_headers(copy, case)
+        program, diags = check_path(str(copy), include_path=[str(root)])
+        assert program is None and diags, broken
+        assert {d.code for d in diags} == {"E005"}, [render(d, None) for d in diags]
+        assert {(d.span.file, d.span.line) for d in diags} <= set(broken)
+        shutil.copytree(RULESETS, root, dirs_exist_ok=True)
