@@ -123,10 +123,23 @@ def load_spec(spec: BatchSpec) -> Rulebook:
     return rulebook
 
 
+class AgentFailure(Exception):
+    """An agent's failure in a worker, told where its traceback is still at hand (it does
+    not cross to the process that asked for the games): `runner.agent_failure`'s text."""
+
+
 def play_chunk(spec: BatchSpec, start: int, count: int) -> list[GameRecord]:
     """Games start .. start+count-1 of the batch (their seeds are spec.seed + i), in a worker."""
+    from .runner import agent_failure
+
     rulebook = load_spec(spec)
-    return [play_record(rulebook, spec, spec.seed + i) for i in range(start, start + count)]
+    try:
+        return [play_record(rulebook, spec, spec.seed + i) for i in range(start, start + count)]
+    except Exception as err:
+        told = agent_failure(err)
+        if told is None:
+            raise
+        raise AgentFailure(told) from None
 
 
 def chunks(games: int, parts: int) -> list[tuple[int, int]]:
@@ -182,18 +195,30 @@ def _on_processes(spec: BatchSpec, jobs: int, progress) -> list[GameRecord]:
         pending = {pool.submit(play_chunk, spec, start, count): k
                    for k, (start, count) in enumerate(parts)}
         finished = 0
+        failed: dict[int, Exception] = {}
         while pending:
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in ready:
                 k = pending.pop(future)
-                done[k] = future.result()
+                try:
+                    done[k] = future.result()
+                except Exception as err:
+                    failed[k] = err
+                    continue
                 finished += len(done[k])
                 if progress is not None:
                     progress(finished)
+            if failed:  # only an earlier chunk's failure can come before the first one's
+                first = min(failed)
+                for future in [f for f, k in pending.items() if k > first]:
+                    future.cancel()
+                    del pending[future]
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)
         raise Interrupted(_prefix(done)) from None
-    pool.shutdown()
+    pool.shutdown(cancel_futures=True)
+    if failed:  # the failure of the earliest game, whatever the order the workers finished
+        raise failed[min(failed)]
     return [r for k in range(len(parts)) for r in done[k]]
 
 
@@ -221,16 +246,26 @@ def _on_dask(spec: BatchSpec, address, progress) -> list[GameRecord]:
         index = {f.key: k for k, f in enumerate(futures)}
         done: dict[int, list[GameRecord]] = {}
         finished = 0
+        failed: dict[int, Exception] = {}
         try:
             for future in as_completed(futures):
                 k = index[future.key]
-                done[k] = future.result()
+                if failed and k > min(failed):
+                    continue
+                try:
+                    done[k] = future.result()
+                except Exception as err:
+                    failed[k] = err
+                    client.cancel(futures[k + 1:])
+                    continue
                 finished += len(done[k])
                 if progress is not None:
                     progress(finished)
         except KeyboardInterrupt:
             client.cancel(futures)
             raise Interrupted(_prefix(done)) from None
+        if failed:  # the failure of the earliest game, as on processes
+            raise failed[min(failed)]
         return [r for k in range(len(parts)) for r in done[k]]
     finally:
         if client is not address:

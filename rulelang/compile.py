@@ -353,6 +353,14 @@ class _Env:
             return owners, name, _observed(name, tests, effects)
         if len(effects) == 1 and not tests:
             return owners, name, effects[0]
+        if len(effects) == 1 and len(tests) == 1:  # one guard, one effect: no loops
+            test, effect = tests[0], effects[0]
+
+            def guarded(g: Game, f: Firing):
+                if test(g, f):
+                    effect(g, f)
+
+            return owners, name, guarded
 
         def hook(g: Game, f: Firing):
             for test in tests:

@@ -56,6 +56,7 @@ _INSIDE = ("cite", "set", "parameter", "when", "a player may not")
 _QUOTED_AFTER = {  # the word before an opening quote -> the kind of name in it
     "from": "deck", "deck": "deck", "token": "token", "pot": "pot", "into": "pot",
     "die": "die", "dice": "die", "shows": "face", "extends": "file", "space": "space",
+    "on": "space", "passes": "space", "to": "space", "at": "space",
 }
 _TESTS = re.compile(r"(?:^|\s)(?:if|unless|and|or|not|where)\s+")
 _PLACEHOLDER = re.compile(r'[A-Z$"\[]')

@@ -257,8 +257,24 @@ def condition(env, node) -> Test:
 
 @compiled("compare")
 def _compare(env, node: ast.Compare) -> Test:
-    op, a, b = _OPS[node.op], expression(env, node.left), expression(env, node.right)
+    op, a = _OPS[node.op], expression(env, node.left)
+    n = _literal(node.right)
+    if n is not None:  # `the player's laps this turn is 1`: one call fewer
+        return lambda g, f: op(a(g, f), n)
+    b = expression(env, node.right)
     return lambda g, f: op(a(g, f), b(g, f))
+
+
+def _literal(node) -> int | None:
+    """The value of a literal amount, count or percentage; None for any other expression."""
+    cls = type(node)
+    if cls is int:
+        return node
+    if cls is ast.Money:
+        return node.amount
+    if cls is ast.Count or cls is ast.Percent:
+        return node.value
+    return None
 
 
 @compiled("owns_count")
@@ -306,6 +322,14 @@ def _dice_alike(env, c: ast.Condition) -> Test:
     if not dice or (test != "alike" and len(dice) < (2 if test == "doubles" else 3)):
         return _negated(c, lambda g, f: False)
     first, rest = dice[0], dice[1:]
+    top = max(dice)
+    if len(rest) == 1:  # doubles: two dice alike
+        second = rest[0]
+
+        def pair(g: Game, f: Firing):
+            d = f.dice
+            return len(d) > top and d[first] == d[second]
+        return _negated(c, pair)
 
     def alike(g: Game, f: Firing):
         d = f.dice
@@ -438,6 +462,14 @@ def _lot_test(env, node: ast.LotTest) -> Test:
         def lot(g, q):
             st = g.state
             return op((st.houses[q] if houses else 0) + (st.hotels[q] if hotels else 0), n)
+        if subject == "space" and houses and hotels and node.cmp == "eq" and n == 0:
+            def space_unbuilt(g: Game, f: Firing):  # `the space has no building`
+                st = g.state
+                pos = f.space
+                if pos < 0:
+                    pos = st.position[f.player]
+                return not (st.houses[pos] or st.hotels[pos])
+            return space_unbuilt
         if subject == "space":
             def space_built(g: Game, f: Firing):
                 st = g.state

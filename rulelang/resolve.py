@@ -173,8 +173,12 @@ def load_chain(path: str, include_path: Iterable[str] = (),
         if real in seen:
             loop = chain[chain.index(seen[real]):]
             cycle = " -> ".join([f.path for f in loop] + [loop[0].path])
+            hint = "a rulebook cannot extend itself, directly or not"
+            if len(loop) == 1 and files.installed(ext.path.value) is not None:
+                hint = (f"a path is looked up beside the file first, so this file hides the "
+                        f"installed rulebook '{ext.path.value}': give it another name")
             raise RuleError("E402", f"the rulebooks extend each other in a cycle: {cycle}",
-                            ext.span, hint="a rulebook cannot extend itself, directly or not",
+                            ext.span, hint=hint,
                             notes=[(f"'{f.path}' extends '{f.extends.path.value}' here",
                                     f.extends.span) for f in loop[:-1]])
         try:
@@ -206,7 +210,7 @@ def played_file(path: str) -> str:
         found = files.installed(path + ".rules")
     if found is not None:
         return found
-    name = closest(path, files.installed_names())
+    name = _closest_rulebook(path, files.installed_names())
     if name is not None:
         hint = f"did you mean the installed rulebook '{name}'?"
     else:
@@ -220,11 +224,22 @@ def _extends_hint(written: str, target: str) -> str:
     near = _nearby_rules(target, default=None)
     if near is not None:
         return near
+    above = _above(written, target)
+    if above is not None:
+        return above
     base = written if written.endswith(".rules") else written + ".rules"
-    name = base if files.installed(base) else closest(written, files.installed_names())
+    name = base if files.installed(base) else _closest_rulebook(written, files.installed_names())
     if name is not None:
         return f'did you mean the installed rulebook: extends "{name}"?'
     return "the path is relative to the file that extends it"
+
+
+def _closest_rulebook(word: str, names: Iterable[str]) -> str | None:
+    """The name of `names` closest to `word`, compared without their `.rules` ending (which
+    every name shares, and which would make 'nothere.rules' resemble 'lotr.rules')."""
+    stems = {n.removesuffix(".rules"): n for n in names}
+    best = closest(word.removesuffix(".rules"), stems)
+    return stems[best] if best is not None else None
 
 
 def _nearby_rules(target: str, default: str | None = "the path is relative to the file "
@@ -234,8 +249,23 @@ def _nearby_rules(target: str, default: str | None = "the path is relative to th
         names = [n for n in os.listdir(folder) if n.endswith(".rules")]
     except OSError:
         names = []
-    hint = did_you_mean(os.path.basename(target), names)
-    return hint or default
+    best = _closest_rulebook(os.path.basename(target), names)
+    return f"did you mean '{best}'?" if best is not None else default
+
+
+def _above(written: str, target: str, levels: int = 3) -> str | None:
+    """A hint at a file of the name written in a folder above the one it was looked for in
+    (`extends "ours.rules"` from sub/, when ours.rules is beside sub/): the relative path."""
+    folder = os.path.dirname(target) or "."
+    name = os.path.basename(target)
+    for up in range(1, levels + 1):
+        folder = os.path.dirname(os.path.abspath(folder))
+        if os.path.isfile(os.path.join(folder, name)):
+            path = "../" * up + written
+            return (f'did you mean extends "{path}"? (paths are relative to the file that '
+                    f"extends; a path out of the played file's folder needs "
+                    f"--include-path)")
+    return None
 
 
 def _options(items: Iterable[ast.Item]) -> Iterator[ast.Option]:

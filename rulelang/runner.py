@@ -10,12 +10,14 @@ import importlib.util
 import os
 import sys
 import time
+import traceback
 from types import ModuleType
 from typing import Callable, Sequence
 
 from attrs import asdict, frozen
 
-from .batch import BatchSpec, Interrupted, agent_names, play_batch
+from .batch import AgentFailure, BatchSpec, Interrupted, agent_names, play_batch
+from .engine.actions import IllegalAction
 from .engine.agents import AGENTS, Agent
 from .engine import endings
 from .engine.game import DEFAULT_MAX_TURNS, Game, check_players
@@ -126,6 +128,45 @@ def make_agents(spec: Sequence[str | Agent] | str, players: int) -> list[Agent]:
         else:
             out.append(item)
     return out
+
+
+def agent_failure(err: BaseException) -> str | None:
+    """What went wrong, in one paragraph, when `err` came out of a game because of an agent:
+    an answer the rules refuse (IllegalAction), or an exception raised in the code of an
+    agent that is not built in. It names the game's seed, the turn, the seat and its agent,
+    and the lines of the agent's own code the exception passed through. None for anything
+    else (the engine's own failure keeps its traceback)."""
+    if isinstance(err, AgentFailure):  # told in a worker
+        return str(err)
+    game = seat = None
+    own: list[traceback.FrameSummary] = []
+    tb = err.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        me = frame.f_locals.get("self")
+        if isinstance(me, Game):
+            game = me
+        elif isinstance(me, Agent) and not type(me).__module__.startswith("rulelang.") \
+                and game is not None and seat is None:
+            seat = next((i for i, a in enumerate(game.agents) if a is me), None)
+        if seat is not None and not frame.f_code.co_filename.startswith(_PACKAGE):
+            own.extend(traceback.extract_tb(tb, limit=1))  # the agent's code and what it calls
+        tb = tb.tb_next
+    if game is None or not (isinstance(err, IllegalAction) or (seat is not None and own)):
+        return None
+    if seat is None:
+        seat = game.state.current
+    agent = game.agents[seat]
+    name = getattr(agent, "name", "") if type(agent).__module__.startswith("rulelang.") \
+        else type(agent).__qualname__
+    detail = f"{type(err).__name__}: {err}".rstrip(": ")
+    lines = [f"the agent of seat {seat} ({name}) failed at turn {game.state.turn} of the game "
+             f"of seed {game.seed}: {detail}"]
+    lines += [f"  {f.filename}:{f.lineno}, in {f.name}: {(f.line or '').strip()}" for f in own]
+    return "\n".join(lines)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 @frozen

@@ -96,6 +96,7 @@ def test_one_meaning_for_each_exit_status(args, status, broken, tmp_path):
     done = cli(*args, cwd=tmp_path, code=status)
     if status == 2:
         assert "Error:" in done.stderr and len(done.stderr.splitlines()) <= 4, done.stderr
+        assert ": ok" not in done.stdout  # a check not done as asked is not said to be clean
     else:
         assert "error[E101]" in done.stdout + done.stderr
 
@@ -459,6 +460,51 @@ def test_a_bad_agent_is_a_usage_error(spec, message, agents_dir):
     assert "--agents" in done.stderr and message in done.stderr, done.stderr
 
 
+FAILING_AGENTS = """
+from rulelang.engine.agents import DefaultAgent
+
+
+def price(x):
+    return x / 0
+
+
+class Broke(DefaultAgent):
+    def buy(self, *args):
+        return price(1)
+
+
+class Seven(DefaultAgent):
+    def choose(self, *args):
+        return 7
+"""
+
+
+@pytest.mark.parametrize("how", [(), ("--games", "3"), ("--games", "4", "--jobs", "2")])
+def test_an_agent_that_fails_is_told_in_a_few_lines(how, tmp_path):
+    """An agent's exception ends the command with status 1 and a paragraph: the seed, the
+    turn, the seat and the agent, and the lines of the agent's own code it passed through;
+    the same in a batch and from a worker process; no traceback."""
+    (tmp_path / "failing.py").write_text(FAILING_AGENTS, encoding="utf-8")
+    done = cli("run", CLASSIC, "--agents", "default,failing.py:Broke,default", "--players", "3",
+               *how,
+               cwd=tmp_path, code=1)
+    first, *frames = done.stderr.splitlines()
+    assert first == ("error: the agent of seat 1 (Broke) failed at turn 0 of the game of "
+                     "seed 1: ZeroDivisionError: division by zero"), done.stderr
+    assert [f.split(", in ")[1] for f in frames] == ["buy: return price(1)",
+                                                     "price: return x / 0"]
+
+
+def test_an_answer_the_rules_refuse_is_told_in_a_line(tmp_path):
+    """An agent's choice out of range: status 1, the rule that refuses it."""
+    (tmp_path / "failing.py").write_text(FAILING_AGENTS, encoding="utf-8")
+    done = cli("run", "house/go_or_anywhere", "--agents", "failing.py:Seven", "--seed", "3",
+               cwd=tmp_path, code=1)
+    assert done.stderr.startswith("error: the agent of seat ") and done.stderr.endswith(
+        "IllegalAction: refused by rule 'go_or_anywhere': choose one of 2 options (0 to 1), "
+        "not 7\n"), done.stderr
+
+
 def test_a_game_of_custom_agents_resumes_with_them(agents_dir, tmp_path):
     """A save of custom agents resumes with `resume --agents` (the same classes) to the game
     played without stopping; without it, exit 1 naming the agent."""
@@ -523,3 +569,31 @@ def test_plain_lines_hold_the_spaces_that_end_a_write(monkeypatch):
     for part in ("a  ", " \nb ", "c   ", "\n  d\n"):
         plain.write(part)
     assert out.getvalue() == "a\nb c\n  d\n"
+
+
+@pytest.mark.parametrize("args, needs", [
+    (["lsp"], "pygls"),
+    (["analyze", CLASSIC], "numpy"),
+    (["stats", CLASSIC, "--games", "1", "--plot", "x"], "matplotlib"),
+])
+def test_a_missing_extra_is_a_usage_error(args, needs, monkeypatch, tmp_path):
+    """A command or option whose extra is not installed: status 2, the extra to install."""
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from rulelang_cli.main import main
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == needs else found(name, *a))
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, args)
+    assert done.exit_code == 2 and "pip install 'rulelang[" in done.output, done.output
+
+
+@pytest.mark.parametrize("command", ["run", "stats", "bench"])
+def test_a_number_that_is_not_one_says_so(command):
+    """`--seed abc`: a whole number is wanted, said in those words (status 2)."""
+    done = cli(command, CLASSIC, "--seed", "abc", code=2)
+    assert "'abc' is not a whole number" in done.stderr, done.stderr

@@ -557,3 +557,34 @@ def test_an_extends_without_its_suffix_names_the_installed_rulebook(tmp_path):
     (d,) = check_path(str(path))[1]
     assert d.code == "E401" and d.hint == \
         'did you mean the installed rulebook: extends "classic_1961.rules"?'
+
+
+def test_a_missing_rulebook_is_not_likened_to_an_unrelated_one(tmp_path, monkeypatch):
+    """Names are compared without the `.rules` every one of them ends with: 'nothere.rules'
+    is like neither 'lotr.rules' nor 'ours.rules'; a file of the name in a folder above is
+    hinted at by its relative path."""
+    from rulelang.check import check_path
+
+    _rulebook(tmp_path / "ours.rules", CLASSIC)
+    far = _write(tmp_path / "n.rules", 'rulebook "N"\nextends "nothere.rules"\n')
+    (d,) = check_path(str(far))[1]
+    assert d.code == "E401" and d.hint == "the path is relative to the file that extends it"
+    child = _write(tmp_path / "sub" / "child.rules", 'rulebook "C"\nextends "ours.rules"\n')
+    (d,) = check_path(str(child))[1]
+    assert d.code == "E401" and d.hint.startswith('did you mean extends "../ours.rules"?')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(rulelang.RuleErrors) as e:
+        rulelang.load("nothere.rules")
+    assert e.value.diagnostics[0].hint is None
+
+
+def test_a_file_named_like_the_installed_rulebook_it_extends(tmp_path):
+    """A local classic_1961.rules that extends "classic_1961.rules" extends itself: E402,
+    with a hint to rename it."""
+    from rulelang.check import check_path
+
+    mine = _rulebook(tmp_path / CLASSIC, CLASSIC)
+    (d,) = check_path(str(mine))[1]
+    assert d.code == "E402" and d.hint == (
+        "a path is looked up beside the file first, so this file hides the installed "
+        f"rulebook '{CLASSIC}': give it another name")

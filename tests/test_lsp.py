@@ -265,6 +265,13 @@ def test_hover_and_definition_of_a_house_rule(tmp_path):
     assert (ref.kind, ref.name) == ("keyword", "rulebook")
 
 
+def _at_end(analysis, line_text: str):
+    """The analysis of the text with `line_text` added, and the position at its end."""
+    text = analysis.text + line_text
+    return navigate.analyse(analysis.path, text, analysis), text.count("\n") + 1, \
+        len(line_text) + 1
+
+
 def test_completion_follows_the_words_before(tmp_path):
     """After `draw from "` the decks; after `set ` the settings; at a `when` the events."""
     analysis = _analysis(tmp_path, HOUSE)
@@ -280,6 +287,9 @@ def test_completion_follows_the_words_before(tmp_path):
     assert "starting_cash" in labels("  set star")
     assert "a player lands on TARGET" in labels("  when a pl")
     assert "go to jail" in labels('  when a player lands on "GO": ')
+    spaces = [c.label for c in complete.completions(*_at_end(analysis, '  when a player lands on "'))]
+    # the names of the 40 spaces, once each (three spaces are "Chance"), and no deck's name
+    assert len(spaces) == len(set(spaces)) == 36 and "Boardwalk" in spaces
     assert labels("  # set ") == set()
 
 
@@ -368,9 +378,11 @@ def _message(body: bytes) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def test_malformed_messages_print_no_traceback():
+@pytest.mark.parametrize("command", [("rulelang.lsp",), ("rulelang_cli.main", "lsp")])
+def test_malformed_messages_print_no_traceback(command):
     """A message that is not JSON, or not what its method takes, is logged on one line; the
-    server answers the next ones and exits cleanly."""
+    server answers the next ones and exits cleanly (status 0), started as a module or as the
+    `rulelang lsp` command editors run."""
     import json
     import subprocess
 
@@ -384,7 +396,7 @@ def test_malformed_messages_print_no_traceback():
             + request(id=2, method="textDocument/hover", params={"bogus": 1})
             + request(id=3, method="textDocument/hover", params=hover)
             + request(id=4, method="shutdown") + request(method="exit"))
-    done = subprocess.run([sys.executable, "-m", "rulelang.lsp"], input=data,
+    done = subprocess.run([sys.executable, "-m", *command], input=data,
                           capture_output=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0
     assert b'"serverInfo": {"name": "rulelang"' in done.stdout

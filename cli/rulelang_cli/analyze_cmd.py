@@ -90,9 +90,8 @@ def analyze(file, jail, cards, as_json, plot, force, options, parameters, includ
 
 
 def _missing():
-    click.echo("error: `rulelang analyze` needs numpy, scipy and matplotlib: "
-               "pip install 'rulelang[analysis]'", err=True)
-    sys.exit(1)
+    raise click.UsageError("`rulelang analyze` needs numpy, scipy and matplotlib: "
+                           "pip install 'rulelang[analysis]'")
 
 
 def _image_path(plot: str | None) -> str | None:

@@ -12,7 +12,7 @@ import click
 from rulelang.diagnostics import printable
 from rulelang.engine.game import MAX_SEED, MIN_SEED
 
-from .options import agents_option, include_path_option
+from .options import Whole, agents_option, include_path_option
 from .outputs import check_outputs
 
 IMAGE_DIR_HELP = "write the pictures (PNG) into this directory, made if missing"
@@ -25,13 +25,13 @@ def batch_options(default_games: int):
 
     def decorate(command):
         for option in reversed((
-            click.option("--games", "-g", type=click.IntRange(1), default=default_games,
+            click.option("--games", "-g", type=Whole(1), default=default_games,
                          show_default=True, help="how many games (game i uses seed + i)"),
-            click.option("--players", "-p", type=click.IntRange(1, 12), default=4,
+            click.option("--players", "-p", type=Whole(1, 12), default=4,
                          show_default=True, help="players at the table"),
-            click.option("--seed", "-s", type=click.IntRange(MIN_SEED, MAX_SEED), default=1,
+            click.option("--seed", "-s", type=Whole(MIN_SEED, MAX_SEED), default=1,
                          show_default=True, metavar="SEED", help="seed of the first game"),
-            click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS,
+            click.option("--max-turns", type=Whole(1), default=DEFAULT_MAX_TURNS,
                          show_default=True,
                          help="player-turns after which a game is capped (no winner)"),
             agents_option,
@@ -56,7 +56,7 @@ def batch_options(default_games: int):
 
 
 jobs_option = click.option(
-    "--jobs", "-j", type=click.IntRange(0), default=1, show_default=True, metavar="N",
+    "--jobs", "-j", type=Whole(0), default=1, show_default=True, metavar="N",
     help="spread the games over N processes (0: one per core); the results are the same "
     "for any N")
 dask_option = click.option(

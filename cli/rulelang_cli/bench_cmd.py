@@ -17,21 +17,21 @@ from rulelang.engine.game import MAX_SEED, MIN_SEED
 from rulelang.runner import make_agents
 
 from .main import short_help
-from .options import agents_option, include_path_option
+from .options import Whole, agents_option, include_path_option
 from .render import load_or_exit
 
 
 @click.command(short_help=short_help("bench"))
 @click.argument("file", type=click.Path(dir_okay=False), default="rulesets/classic_1961.rules")
-@click.option("--games", "-g", type=click.IntRange(1), default=200, show_default=True,
+@click.option("--games", "-g", type=Whole(1), default=200, show_default=True,
               help="games per run")
-@click.option("--repeat", "-r", type=click.IntRange(1), default=5, show_default=True,
+@click.option("--repeat", "-r", type=Whole(1), default=5, show_default=True,
               help="runs; the median is reported")
-@click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True)
+@click.option("--players", "-p", type=Whole(1, 12), default=4, show_default=True)
 @agents_option
-@click.option("--seed", "-s", type=click.IntRange(MIN_SEED, MAX_SEED), default=1,
+@click.option("--seed", "-s", type=Whole(MIN_SEED, MAX_SEED), default=1,
               show_default=True, help="seed of the first game of each run")
-@click.option("--check-runs", type=click.IntRange(0), default=5, show_default=True,
+@click.option("--check-runs", type=Whole(0), default=5, show_default=True,
               help="also time `rulelang check FILE` in a fresh interpreter this many times")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @include_path_option

@@ -104,7 +104,8 @@ def check(files: tuple[str, ...], fmt: str, strict: bool, options: tuple[str, ..
             continue
         for d in diags:
             click.echo(render(d, _read(d.span.file, sources)))
-        click.echo(summary(path, diags))
+        if diags or not wrong:  # not "ok" for a check that could not be done as asked
+            click.echo(summary(path, diags))
     if fmt == "json":
         click.echo(json_safe(json.dumps(report, indent=2, ensure_ascii=False)))
     if usage:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import sys
 
 import click
 
@@ -20,8 +19,7 @@ def lsp(stdio: bool) -> None:
     Code, Neovim and Helix. Needs pygls: pip install 'rulelang[lsp]'.
     """
     if any(importlib.util.find_spec(name) is None for name in ("pygls", "lsprotocol")):
-        click.echo("error: `rulelang lsp` needs pygls: pip install 'rulelang[lsp]'", err=True)
-        sys.exit(1)
+        raise click.UsageError("`rulelang lsp` needs pygls: pip install 'rulelang[lsp]'")
     from rulelang.lsp import main
 
     main()

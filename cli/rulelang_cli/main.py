@@ -78,11 +78,22 @@ class _LazyGroup(click.Group):
         try:
             with _closed_stdout_ends_quietly():
                 result = super().invoke(ctx)
-                sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
+                if not sys.stdout.closed:  # the language server closes it at its exit
+                    sys.stdout.flush()  # a closed pipe is found here, not at the interpreter's exit
                 return result
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None
+        except Exception as err:
+            from rulelang.diagnostics import printable
+            from rulelang.runner import agent_failure
+
+            told = agent_failure(err)
+            if told is None:
+                raise
+            for line in f"error: {told}".split("\n"):
+                click.echo(printable(line), err=True)
+            raise click.exceptions.Exit(1) from None
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ from rulelang.runner import BatchInterrupted, make_agents, result_of
 
 from .main import short_help
 from .batch_options import check_dask, check_seats, dask_option, jobs_option
-from .options import INTERRUPTED, agents_option, include_path_option
+from .options import INTERRUPTED, Whole, agents_option, include_path_option
 from .outputs import check_outputs, log_writer
 from .render import load_or_exit
 
@@ -28,7 +28,7 @@ def game_outputs(command):
                      help="write every event as JSON Lines to this file; - for standard "
                      "output (the report then goes to standard error)"),
         click.option("--json", "as_json", is_flag=True, help="print the result as JSON"),
-        click.option("--save-at", type=click.IntRange(0), default=None, metavar="TURN",
+        click.option("--save-at", type=Whole(0), default=None, metavar="TURN",
                      help="stop the game after TURN player-turns in all and save it (with --save)"),
         click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
                      help="the file the game is saved to; go on with `rulelang resume`"),
@@ -41,15 +41,15 @@ def game_outputs(command):
 
 @click.command(short_help=short_help("run"))
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--players", "-p", type=click.IntRange(1, 12), default=4, show_default=True,
+@click.option("--players", "-p", type=Whole(1, 12), default=4, show_default=True,
               help="players at the table")
-@click.option("--seed", "-s", type=click.IntRange(MIN_SEED, MAX_SEED), default=1,
+@click.option("--seed", "-s", type=Whole(MIN_SEED, MAX_SEED), default=1,
               show_default=True, metavar="SEED",
               help="seed of the first game (game i uses seed + i), a 64-bit integer; each "
               "seed plays its own game")
-@click.option("--games", "-g", type=click.IntRange(1), default=None,
+@click.option("--games", "-g", type=Whole(1), default=None,
               help="play a batch of games and print a summary")
-@click.option("--max-turns", type=click.IntRange(1), default=DEFAULT_MAX_TURNS,
+@click.option("--max-turns", type=Whole(1), default=DEFAULT_MAX_TURNS,
               show_default=True, help="player-turns after which a game is capped (no winner)")
 @agents_option
 @click.option("--option", "options", multiple=True, help="switch on an option of the rulebook")

@@ -135,15 +135,18 @@ def _breaks(game: Game, mask: int, seat: int, pos: int) -> bool:
     """Whether the player's action on the lot breaks one of the guarantees of `mask`
     (tables.GUARANTEE_BITS), read on the state: what a permission that says exactly them
     answers (the whole group, evenly, no mortgaged lot, no building in the group)."""
-    st = game.state
     lots = game.rulebook.group_lots[pos]
     if not lots:  # no group: not held whole, nor the fewest or the most
         return bool(mask & (WHOLE_GROUP | BUILD_EVENLY | SELL_EVENLY))
+    st = game.state
     if mask & WHOLE_GROUP:
         owner = st.owner
         for q in lots:
             if owner[q] != seat:
                 return True
+        mask ^= WHOLE_GROUP
+        if not mask:
+            return False
     houses, hotels = st.houses, st.hotels
     if mask & GROUP_UNBUILT:
         for q in lots:
@@ -154,16 +157,26 @@ def _breaks(game: Game, mask: int, seat: int, pos: int) -> bool:
         for q in lots:
             if mortgaged[q]:
                 return True
-    if mask & (BUILD_EVENLY | SELL_EVENLY):
-        top = game.settings.houses_per_hotel + 1  # a hotel's level (`level`)
-        here = top if hotels[pos] else houses[pos]
-        if mask & BUILD_EVENLY:
+    if mask & BUILD_EVENLY:
+        # a lot with fewer buildings than this one: never a hotel (a hotel's level is above
+        # any count of houses, and a lot with a hotel holds no house)
+        if hotels[pos]:
             for q in lots:
-                if (top if hotels[q] else houses[q]) < here:
+                if not hotels[q]:
                     return True
-        if mask & SELL_EVENLY:
+        else:
+            here = houses[pos]
+            if here:
+                for q in lots:
+                    if houses[q] < here and not hotels[q]:
+                        return True
+    if mask & SELL_EVENLY:
+        # a lot with more buildings than this one: a hotel beside a lot without, or more
+        # houses beside a lot without a hotel
+        if not hotels[pos]:
+            here = houses[pos]
             for q in lots:
-                if (top if hotels[q] else houses[q]) > here:
+                if hotels[q] or houses[q] > here:
                     return True
     return False
 

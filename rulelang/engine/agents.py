@@ -133,15 +133,26 @@ def _build_steps(game: Game) -> _Steps:
 
 def _wants(game: Game, seat: int, pos: int) -> float:
     """How much a lot is worth to the player, relative to its price."""
-    st, rb = game.state, game.rulebook
+    rb, owner = game.rulebook, game.state.owner
     group = rb.groups[rb.spaces[pos].group]
-    mine = sum(1 for q in group if st.owner[q] == seat)
-    others = {st.owner[q] for q in group if st.owner[q] >= 0 and st.owner[q] != seat}
+    mine = owned = 0  # the lots of the group the player owns; that anyone owns
+    other, others = -1, 0  # another owner; how many others (0, 1, or 2 for more)
+    for q in group:
+        o = owner[q]
+        if o < 0:
+            continue
+        owned += 1
+        if o == seat:
+            mine += 1
+        elif other < 0:
+            other, others = o, 1
+        elif o != other:
+            others = 2
     if mine == len(group) - 1 and not others:
         return 1.8  # completes a group
     if not others and mine:
         return 1.3
-    if len(others) == 1 and sum(1 for q in group if st.owner[q] >= 0) == len(group) - 1:
+    if others == 1 and owned == len(group) - 1:
         return 1.4  # blocks another player's group
     return 1.0
 
@@ -173,14 +184,17 @@ class DefaultAgent(Agent):
         self._asks_bid = True  # a bid permission may refuse its bids
         self._bid_key = (-1, -1)
         self._bid_value = 0
+        self._promises = False  # its `between` is this class's (seat_at)
 
     # derived from the rulebook by seat_at, so a saved game need not hold them (rulelang.save)
     unsaved: ClassVar[tuple[str, ...]] = (
         "_steps", "_cheapest", "_builds", "_sells", "_mortgages", "_hotel_level",
-        "_asks_build", "_asks_mortgage", "_asks_trade", "_asks_bid",
+        "_asks_build", "_asks_mortgage", "_asks_trade", "_asks_bid", "_promises",
     )
 
     def seat_at(self, game: Game, seat: int):
+        # a subclass that answers `between` its own way makes no promise for it
+        self._promises = type(self).between is DefaultAgent.between
         # derived once per rulebook, shared by every default agent of every game
         memo = game.rulebook.memo
         tables = memo.get("default_agent")
@@ -333,16 +347,25 @@ class DefaultAgent(Agent):
         -1 if none."""
         st, rb = game.state, game.rulebook
         mortgaged, spaces, group_of, is_street = st.mortgaged, rb.spaces, rb.group_of, rb.is_street
+        houses, hotels, groups = st.houses, st.hotels, rb.groups
         refused = self._asks_mortgage  # mortgages where no building stands
         best, least = -1, 0
         for q in owned:
             if mortgaged[q]:
                 continue
             g = group_of[q]
-            if g in full or (is_street[q] and act.group_has_buildings(game, g)):
+            if g in full:
                 continue
             value = spaces[q].mortgage
             if best < 0 or value < least:
+                if is_street[q]:  # not in a group with buildings (act.group_has_buildings)
+                    built = False
+                    for r in groups[g]:
+                        if houses[r] or hotels[r]:
+                            built = True
+                            break
+                    if built:
+                        continue
                 if refused and not _may(game, seat, self._mortgages[q]):
                     continue
                 best, least = q, value
@@ -402,10 +425,14 @@ class DefaultAgent(Agent):
         if cash < self._idle_need and game.seat_version[seat] == self._idle_version \
                 or cash < self.reserve:
             # still short of the cheapest improvement it saw, nothing of its own changed
-            self._between_cash = cash
-            return None
-        action = self._build_or_lift(game, seat, cash)
-        self._between_cash = -1 if action is not None else cash
+            action = None
+        else:
+            action = self._build_or_lift(game, seat, cash)
+        # until the player is richer than now (or in jail), it passes: the game need not ask
+        # (Game.pass_between), unless a subclass answers `between` its own way
+        self._between_cash = passing = -1 if action is not None else cash
+        if self._promises:
+            game.pass_between(seat, passing)
         return action
 
     def _buy_jail_card(self, game: Game, seat: int):
@@ -444,7 +471,8 @@ class DefaultAgent(Agent):
                         skipped = True
                         continue
                     return Lift(q), 0
-                need = min(need, least)
+                if least < need:
+                    need = least
         if not full:
             return None, 0 if skipped else need
         if cash < reserve + self._cheapest:
@@ -468,11 +496,12 @@ class DefaultAgent(Agent):
                 continue
             if mortgaged[lot]:
                 cost += act.lift_cost(game, lot)
-            score = gain * 100 // max(cost, 1)  # rent gained per 100 of cost
+            score = gain * 100 // (cost if cost > 1 else 1)  # rent gained per 100 of cost
             if score <= 0:
                 continue
             if cash - cost < reserve:
-                need = min(need, cost + reserve)
+                if cost + reserve < need:
+                    need = cost + reserve
                 continue
             if score > best_gain:
                 # asked only of a build it would choose: one refused leaves no idle need, and

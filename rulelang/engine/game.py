@@ -10,6 +10,7 @@ in turn. Agents are asked for decisions and every answer is validated (see actio
 from __future__ import annotations
 
 import json
+import operator
 import random
 from typing import Callable, Sequence
 
@@ -27,6 +28,7 @@ from .tally import Tally
 BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
+QUIET_NEVER = -(1 << 62)  # below any cash: an agent that made no promise is always asked
 # Bounds on the loops the dice drive, so that every rulebook that checks clean ends (the
 # checker warns of dice that reach them, W111). Past MAX_ROLLS rolls in one turn the game ends
 # (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
@@ -68,6 +70,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
+        "_quiet",
     )
 
     def __init__(
@@ -98,6 +101,9 @@ class Game(Holdings):
         self.between = False  # the players are acting between two turns (_between_turns)
         # per seat about to play, every seat in the order they act between turns
         self._orders = tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
+        # per seat: the cash up to which its agent passes between turns unasked while the
+        # player is out of jail (pass_between); QUIET_NEVER: it is always asked
+        self._quiet = [QUIET_NEVER] * n
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
@@ -759,7 +765,9 @@ class Game(Holdings):
                 for dh in self._doubles_hooks:
                     if dh.times is None or dh.times == doubles:
                         _, by, hook = dh.hook
-                        hook(self, self._thrown(seat, dice, total, by, doubles))
+                        pos = self.state.position[seat]  # the firing of the throw (_thrown)
+                        hook(self, Firing(seat, pos, self.state.owner[pos], -1, dice, total, by,
+                                          None, doubles))
                         if self.stop:
                             break
             if extras and rb.triples_hooks and rb.triples[i] and not self.stop:
@@ -789,10 +797,12 @@ class Game(Holdings):
         self.stop = False
         self._depth = 0
         if st.turn:  # between two turns: every player's actions
-            try:
-                self._between_turns(seat)
-            except GameOver:
-                pass
+            # unless every seat is out of jail and quiet (pass_between): none to ask
+            if True in st.in_jail or any(map(operator.gt, st.cash, self._quiet)):
+                try:
+                    self._between_turns(seat)
+                except GameOver:
+                    pass
             if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
                 self._next()
                 return
@@ -858,20 +868,31 @@ class Game(Holdings):
         about to play (a prisoner too), may build, sell, mortgage, lift and trade (004
         MAISONS, HYPOTHÈQUES « en tout temps »; 000 « entre les tours des autres joueurs »;
         003 N'ATTENDEZ PAS VOTRE TOUR): each agent's `between` answers one action at a
-        time until it passes."""
-        agents = self.agents
-        bankrupt = self.state.bankrupt
+        time until it passes. An agent that promised to pass (pass_between) is not asked
+        while its promise holds."""
+        st = self.state
+        agents, bankrupt, cash, in_jail = self.agents, st.bankrupt, st.cash, st.in_jail
+        quiet = self._quiet
         self.between = True
         try:
             for seat in self._orders[first]:
-                if not bankrupt[seat]:
-                    action = agents[seat].between(self, seat)
-                    if action is not None:
-                        self._acts_between(seat, action)
-                        if self.over:
-                            return
+                # the common case first: a quiet seat out of jail
+                if cash[seat] <= quiet[seat] and not in_jail[seat] or bankrupt[seat]:
+                    continue
+                action = agents[seat].between(self, seat)
+                if action is not None:
+                    self._acts_between(seat, action)
+                    if self.over:
+                        return
         finally:
             self.between = False
+
+    def pass_between(self, seat: int, cash: int) -> None:
+        """The seat's agent promises that `between` answers None, and changes nothing of its
+        own, while the player is out of jail and holds at most `cash`: until then the game
+        does not ask it (QUIET_NEVER, the default: always asked). The promise is the agent's
+        own to keep; a new one replaces it."""
+        self._quiet[seat] = cash
 
     def _acts_between(self, seat: int, action) -> None:
         """The player's actions between turns, from its first, until it passes."""
