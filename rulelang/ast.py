@@ -1337,13 +1337,19 @@ class Extends:
 
 @node
 class File:
-    """One parsed rules file: its header and its items in order."""
+    """One parsed rules file: its header and its items in order.
+
+    left_out: what the top-level items of a file with syntax errors that were not read
+    declare, each as (what, name): what is "rule", "setting", "cite", "deck", "pot" or
+    "option" (whose rules and settings follow it); the checker says nothing that could follow
+    from their absence. Empty for a file that parses."""
 
     path: str
     title: Text
     extends: Extends | None
     items: tuple[Item, ...]
     span: Span = field(eq=False, default=NOWHERE)
+    left_out: tuple[tuple[str, str], ...] = field(eq=False, default=())
 
 
 # ---------------------------------------------------------------- the resolved rulebook

@@ -18,6 +18,7 @@ import attrs
 from rulelang import ast, units, vocab
 from rulelang.check_board import PROPERTY_KINDS, SPACE_KINDS, Equipment, head_span, join
 from rulelang.check_flow import Flow, doubles_dice, triples_dice
+from rulelang.check_holes import Holes
 from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import (
     Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
@@ -123,8 +124,10 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
     # Where the parser reported a mistake the AST holds a placeholder: what the checker says
     # of a span overlapping it would repeat the mistake or follow from it.
     reported = [d.span for d in typed]
-    errors = list(typed) + errors
-    diags = errors + [d for d in check(program, history) if not _overlaps(d.span, reported)]
+    holes = Holes(chain)
+    errors = list(typed) + holes.keep(errors)
+    diags = errors + [d for d in holes.keep(check(program, history))
+                      if not _overlaps(d.span, reported)]
     seen = {_identity(d) for d in diags}
     off = [n for n in dict.fromkeys(n.name for n in program.declared_options)
            if n not in program.options]
@@ -134,7 +137,7 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
         variant_history: list = []
         variant, more = merge(chain, program.options + names, overrides, variant_history)
         which = f"option '{names[0]}'" if len(names) == 1 else "every option"
-        for d in more + check(variant, variant_history):
+        for d in holes.keep(more + check(variant, variant_history)):
             if _identity(d) not in seen and not _overlaps(d.span, reported):
                 seen.add(_identity(d))
                 note = (f"found with {which} switched on", None)
@@ -529,6 +532,12 @@ class _Checker:
                 hint = f"write ${node.right.value}"
             elif isinstance(node.left, ast.Count) and right == "money":
                 hint = f"write ${node.left.value}"
+            elif isinstance(node.right, ast.Money) and left == "count":
+                hint = (f"'{units.shown(node.left)}' is a count: write "
+                        f"{node.right.amount}")
+            elif isinstance(node.left, ast.Money) and right == "count":
+                hint = (f"'{units.shown(node.right)}' is a count: write "
+                        f"{node.left.amount}")
             self.error("E211", f"this comparison sets {units.UNIT_NAMES[left]} "
                        f"'{units.shown(node.left)}' against {units.UNIT_NAMES[right]} "
                        f"'{units.shown(node.right)}'", node.span,
@@ -788,12 +797,18 @@ def _action_words(p: vocab.Primitive) -> str:
 
 def _type_hint(spec, value: ast.Value) -> str | None:
     number = getattr(value, "amount", getattr(value, "value", None))
+    if spec.type == "money" and isinstance(value, ast.Percent):
+        # a share of what? `starting_cash = 20%` is not read as $20
+        return (f"a percentage is not an amount of money: write an amount, e.g. "
+                f"${spec.default}")
     if spec.type in _FORMS and isinstance(number, int) and not isinstance(number, bool):
         return f"write {_FORMS[spec.type].format(number)}"
     if spec.type == "flag":
         return "write yes or no"
     if spec.type == "range" and isinstance(value, ast.Count):
-        return f"write a range such as {min(2, number)} to {number}"
+        low = min(2, number)
+        return (f"write {number} to {number} for exactly {number}, or a range such as "
+                f"{low} to {number}" if low < number else f"write {number} to {number}")
     if spec.type == "choice" and isinstance(value, ast.Text) and value.value in spec.choices:
         return f"write it without quotes: {value.value}"
     return None

@@ -37,7 +37,7 @@ from rulelang.diagnostics import Diagnostics, RuleError, RuleErrors, diagnostic
 from rulelang.source import (  # noqa: F401 - re-exported: the reading half of parsing
     COMMAND_LINE, _normalize, decode_source, normalize, read_source,
 )
-from rulelang.recover import recover, shift, without_comment
+from rulelang.recover import recover_items, shift, without_comment
 from rulelang.vocab.grammar import fill
 
 __all__ = ["parse_text", "parse_file", "read_source", "parse_override", "grammar_text",
@@ -549,8 +549,12 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     try:
         result, errors = _parse_chunks(text, path)
     except RuleError as e:
-        errors = recover(text, e.diagnostic,
-                         lambda chunk: _build(_parse(chunk, path), path, 0, chunk)[1])
+        errors, failed = recover_items(
+            text, e.diagnostic, lambda chunk: _build(_parse(chunk, path), path, 0, chunk)[1])
+        stopped = any(d.code in _READER_LIMITS for d in errors)
+        partial = _without(text, path, failed) if lenient and failed and not stopped else None
+        if partial is not None:
+            return partial, errors
         if len(errors) == 1:
             raise e from None
         raise RuleErrors(errors) from None
@@ -562,6 +566,58 @@ def _parse_text_lenient(text: str, path: str, lenient: bool = True
     if errors:
         raise RuleErrors(errors)
     return result, []
+
+
+# The reader's own limits: past one, the file is not checked further (see LENIENT_CODES).
+_READER_LIMITS = frozenset({"E018", "E019", "E209"})
+# The first line of an item the checker can do without: what it is, and the name it declares.
+_LEFT_OUT = (
+    ("rule", re.compile(r"(?:rule|replace[ \t]+rule|remove[ \t]+rule|(?:before|after)[ \t]+"
+                        r"\w+[ \t]+rule)\b[ \t]*(\w*)")),
+    ("setting", re.compile(r"(?:set|parameter)\b[ \t]*(\w*)")),
+    ("cite", re.compile(r"cite\b()")),
+    ("deck", re.compile(r'deck\b[ \t]*"([^"\n]*)"?')),
+    ("pot", re.compile(r'pot\b[ \t]*"([^"\n]*)"?')),
+    ("option", re.compile(r"option\b[ \t]*(\w*)")),
+)
+
+
+def _left_out(block: list[str]) -> list[tuple[str, str]] | None:
+    """What a top-level item that does not parse declares (`block`: its lines), as
+    ast.File.left_out has it; None for an item the rest cannot be checked without (the
+    board, a die, a token ... or an unknown word)."""
+    first = next((line for line in block if line[:1] not in ("", " ", "\t", "\f", "#")), "")
+    what = next(((w, m.group(1)) for w, pattern in _LEFT_OUT if (m := pattern.match(first))),
+                None)
+    if what is None:
+        return None
+    if what[0] != "option":
+        return [what]
+    inner = [(w, m.group(1)) for line in block[1:] for w, pattern in _LEFT_OUT[:2]
+             if (m := pattern.match(line.lstrip(" \t")))]
+    return [what] + inner
+
+
+def _without(text: str, path: str, failed: list[tuple[int, int]]) -> ast.File | None:
+    """The AST of a normalised text without the top-level items on the 0-based line ranges
+    `failed` (they do not parse), recording what was left out; None when one of them is the
+    header or an item that declares what much of the rest may name (the board, a die, a
+    token, a side, a renaming), or the rest does not parse either."""
+    lines = text.split("\n")
+    left_out = []
+    for start, end in failed:
+        what = _left_out(lines[start:end])
+        if start == 0 or what is None:
+            return None
+        left_out.extend(what)
+        lines[start:end] = [""] * (end - start)
+    try:
+        result, errors = _parse_chunks("\n".join(lines), path)
+    except (RuleError, RuleErrors):
+        return None
+    if not all(d.code in LENIENT_CODES for d in errors):
+        return None
+    return attrs.evolve(result, left_out=tuple(left_out))
 
 
 def _parse_chunks(text: str, path: str) -> tuple[ast.File, list]:
@@ -793,8 +849,9 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
         _indenter.path = path  # the examples were parsed with the same indenter
     lines = text.split("\n")
     rest = lines[span.line - 1][span.column - 1:] if 1 <= span.line <= len(lines) else ""
+    before = lines[span.line - 1][:span.column - 1] if 1 <= span.line <= len(lines) else ""
     return parse_errors.unexpected_token(token.type, str(token), span, expected, label,
-                                         _opener(text, span.line), rest)
+                                         _opener(text, span.line), rest, before)
 
 
 def _opener(text: str, line: int) -> tuple[int, str] | None:

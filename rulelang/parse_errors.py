@@ -92,6 +92,18 @@ def _negative_hint(digits: str, before: str) -> str:
     return f"'pay' and 'collect' give the direction: write ${digits}"
 
 
+_QUOTES = "'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+# A name in other quotes: the opening one, the name, the closing one (any of _QUOTES).
+_OTHER_QUOTED = re.compile(f"[{_QUOTES}]\\s*([^{_QUOTES}\"]+?)\\s*[{_QUOTES}]")
+
+
+def _straight(rest_of_line: str) -> str:
+    """The name in other quotes at the start of `rest_of_line`, in straight double quotes
+    (`“Boardwalk”`: "Boardwalk"); an example name if it is not closed on the line."""
+    m = _OTHER_QUOTED.match(rest_of_line)
+    return f'"{m.group(1)}"' if m and m.group(1).strip() else '"Boardwalk"'
+
+
 def unexpected_character(char: str, span: Span, rest_of_line: str,
                          expected: Expected, before: str = "") -> RuleError:
     """A character no token can start with; `rest_of_line`: the line from it on, `before`:
@@ -101,9 +113,9 @@ def unexpected_character(char: str, span: Span, rest_of_line: str,
                      span.column + max(1, len(rest_of_line)))
         return RuleError("E007", "this name in double quotes is not closed", whole,
                          hint="close it with '\"' on the same line")
-    if char in "'\u201c\u201d\u2018\u2019\u00ab\u00bb":
+    if char in _QUOTES:
         return RuleError("E012", f"names are written in straight double quotes, found '{char}'",
-                         span, hint='write the name as "Boardwalk"')
+                         span, hint=f"write the name as {_straight(rest_of_line)}")
     if char == "$":
         return RuleError("E001", "expected a whole amount after '$', like $50", span,
                          hint="amounts are whole numbers without separators: $1500")
@@ -139,9 +151,10 @@ Opener = "tuple[int, str] | None"  # (line, text) of the line ending in ':' just
 
 
 def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
-                     label: str | None, opener: Opener = None, rest: str = "") -> RuleError:
+                     label: str | None, opener: Opener = None, rest: str = "",
+                     before: str = "") -> RuleError:
     """A token the grammar does not allow here; `label` names a matched example, if any;
-    `rest`: the line from the token on."""
+    `rest`: the line from the token on, `before`: the line before it."""
     found = _found(kind, value)
     if label in LABELS:
         code, message, hint = LABELS[label]
@@ -183,7 +196,59 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
         return RuleError("E002", f"expected {_describe(expected)}, found {found}", span,
                          hint="a comparison is one test: repeat it, e.g. the dice total is 7 "
                          "or the dice total is 11")
-    return RuleError("E002", f"expected {_describe(expected)}, found {found}", span)
+    return RuleError("E002", f"expected {_describe(expected)}, found {found}", span,
+                     hint=_phrasing_hint(kind, value, before, rest, literals))
+
+
+# Phrasings of a beginner the grammar does not have, and the language's way to say each.
+_ROLLS = re.compile(r"\brolls[ \t]*$")
+_HAS = re.compile(r"\bthe[ \t]+(player|owner|partner)[ \t]+has[ \t]*$")
+_MAY_NOT = re.compile(r"\bmay[ \t]+not[ \t]+(\w+)\b")
+_SPACE_IS = re.compile(r"\bthe[ \t]+space[ \t]+is[ \t]*(not[ \t]+)?$")
+_CITE_ONE = re.compile(r'^[ \t]*cite[ \t]+("[^"]*")[ \t]*$')
+_SEPARATED = re.compile(r"\$[0-9]{1,3}(?:,[0-9]{3})+")
+_ONE_SPACE = ("a condition cannot name one space: test its kind, its price or its group "
+              "instead, e.g. the space's price is at least $400 (see the cookbook)")
+
+
+def _phrasing_hint(kind: str, value: str, before: str, rest: str,
+                   literals: set) -> str | None:
+    """How the language says what a beginner's phrasing means, if it is one (E002)."""
+    line = before + rest
+    for m in _SEPARATED.finditer(line):
+        if m.start() <= len(before) <= m.end():
+            return f"write amounts without separators: ${m.group()[1:].replace(',', '')}"
+    if kind in ("INT", "MONEY") and _ROLLS.search(before):
+        total = value.lstrip("$")
+        return (f"the dice total is a condition of the throw: when a player rolls if the "
+                f"dice total is {total}: ...")
+    if kind == "NAME" and value == "get" and "collect" in literals:
+        amount = re.match(r"get[ \t]+(\$[0-9]+)", rest)
+        return ("a player receives money with 'collect': collect "
+                f"{amount.group(1) if amount else '$60'}")
+    has = _HAS.search(before)
+    if has and kind in ("MONEY", "INT"):
+        amount = value if kind == "MONEY" else f"${value}"
+        return (f"compare the {has.group(1)}'s cash: the {has.group(1)}'s cash is at least "
+                f"{amount}")
+    if kind == "_NL" and literals == {","} and (cite := _CITE_ONE.match(before)):
+        return (f"a cite takes two names in quotes, the source and the section in it: "
+                f"cite {cite.group(1)}, \"Free Parking\"")
+    if kind == "STRING" and _SPACE_IS.search(before):
+        return _ONE_SPACE
+    may_not = _MAY_NOT.search(before)
+    if kind == "STRING" and may_not and " if " not in before and " unless " not in before:
+        verb = may_not.group(1)
+        what = f"{verb} a street" if verb in _OF_A_KIND else verb
+        example = (f": a player may not {what} if the space's price is at least $400"
+                   if verb in _OF_A_KIND or verb == "build" else "")
+        return ("a permission names a kind of property, not one space; for one space, test "
+                f"its kind, its price or its group (see the cookbook){example}")
+    return None
+
+
+# The actions of a permission that name a kind of property (`a player may not buy a street`).
+_OF_A_KIND = ("buy", "mortgage", "trade")
 
 
 # What may follow a value at the start of a condition: a comparison, or more expression.

@@ -8,6 +8,9 @@ offending line (and the lines indented under it) and parses again, a few times, 
 that cannot empty a block and so invent an error of its own. Line numbers are kept: a chunk is
 parsed as stub + its lines, and every span found is moved back to the file's own lines.
 
+`recover_items` also returns the line ranges of the items that do not parse, so that the
+rest of the file can be read without them and checked (parse.py).
+
 It knows nothing of Lark: `parse_chunk(text)` parses one chunk's text and returns the
 diagnostics its tree builder collected, or raises RuleError(s) for a syntax error.
 """
@@ -21,7 +24,7 @@ import attrs
 from rulelang.ast import Span
 from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors
 
-__all__ = ["MAX_SYNTAX_ERRORS", "recover", "shift", "without_comment"]
+__all__ = ["MAX_SYNTAX_ERRORS", "recover", "recover_items", "shift", "without_comment"]
 
 _STUB = 'rulebook "-"\ncurrency "-"\n'  # after `currency`, `extends` is no longer allowed
 _STUB_LINES = 2
@@ -38,20 +41,36 @@ def recover(text: str, first: Diagnostic, parse_chunk: ParseChunk) -> list[Diagn
     `text` is normalised (newline-terminated); the result is sorted by position and always
     holds `first`.
     """
+    return recover_items(text, first, parse_chunk)[0]
+
+
+def recover_items(text: str, first: Diagnostic, parse_chunk: ParseChunk
+                  ) -> tuple[list[Diagnostic], list[tuple[int, int]] | None]:
+    """`recover`, and the 0-based (first, end) line ranges of the top-level items that do
+    not parse; None instead of the ranges when some items were not looked at (past
+    MAX_SYNTAX_ERRORS) or `first` is in no item found not to parse."""
     lines = text.split("\n")[:-1]
     found: dict[tuple[int, int], Diagnostic] = {(first.span.line, first.span.column): first}
+    failed: list[tuple[int, int]] | None = []
     syntax = 1
     for start, end in _items(lines):
-        for d in _item_errors(lines, start, end, parse_chunk):
+        errors, broken = _item_errors(lines, start, end, parse_chunk)
+        if broken:
+            failed.append((start, end))
+        for d in errors:
             found.setdefault((d.span.line, d.span.column), d)
             syntax += d.code < "E100"
         if syntax >= MAX_SYNTAX_ERRORS:
+            failed = None
             last = max(found)
             note = (f"the first {MAX_SYNTAX_ERRORS} syntax errors are reported; fix them and "
                     "check again for more", None)
             found[last] = attrs.evolve(found[last], notes=found[last].notes + (note,))
             break
-    return RuleErrors(found.values()).diagnostics
+    # (an item that runs into its end is told at the next item's first line)
+    if failed is not None and not any(a < first.span.line <= b + 1 for a, b in failed):
+        failed = None
+    return RuleErrors(found.values()).diagnostics, failed
 
 
 def _items(lines: list[str]) -> list[tuple[int, int]]:
@@ -68,18 +87,21 @@ def _items(lines: list[str]) -> list[tuple[int, int]]:
 
 
 def _item_errors(lines: list[str], start: int, end: int,
-                 parse_chunk: ParseChunk) -> list[Diagnostic]:
+                 parse_chunk: ParseChunk) -> tuple[list[Diagnostic], bool]:
+    """The errors of one item, and whether it has a syntax error."""
     out: list[Diagnostic] = []
     body = list(lines[start:end])
+    broken = False
     for _ in range(_MAX_PER_ITEM):
         d = _parse_item(lines, start, end, body, parse_chunk, out)
         if d is None:
             break
         out.append(d)
+        broken = True
         at = d.span.line - 1  # 0-based line of the file
         if not start < at < end or not _blank(body, at - start):
             break
-    return out
+    return out, broken
 
 
 def _parse_item(lines, start, end, body, parse_chunk, out) -> Diagnostic | None:

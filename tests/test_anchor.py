@@ -280,11 +280,12 @@ def test_the_readers_limits_still_stop(folder):
 
 def test_a_mistake_of_the_played_file_comes_with_its_parents(folder):
     """The played file's E308 is reported with a syntax error of the file it extends."""
-    (folder / "parent.rules").write_text('rulebook "P"\nrule r\n', encoding="utf-8")
+    (folder / "parent.rules").write_text('rulebook "P"\nextends "classic_1961.rules"\nrule r\n',
+                                         encoding="utf-8")
     text = 'rulebook "H"\nextends "parent.rules"\n\n' + ONE_RUN["E308"]
     _, diags = _check(folder, text)
     assert [(d.code, *_where(d)) for d in diags] == [
-        ("E308", "house.rules", 6), ("E005", "parent.rules", 2)]
+        ("E308", "house.rules", 6), ("E005", "parent.rules", 3)]
 
 
 # ---------------------------------------------------------------- anchored in the author's file

@@ -163,6 +163,48 @@ def test_setting_type_message():
     assert fine.hint == "write $50"
 
 
+@pytest.mark.parametrize("line, code, hint", [
+    ("set starting_cash = 20%", "E201",
+     "a percentage is not an amount of money: write an amount, e.g. $1500"),
+    ("set players = 3", "E201", "write 3 to 3 for exactly 3, or a range such as 2 to 3"),
+    ("rule r:\n  cite \"a\", \"b\"\n"
+     "  when a player passes \"GO\" if the dice total is $7: collect $10",
+     "E211", "'the dice total' is a count: write 7"),
+])
+def test_type_hints_say_what_to_write(tmp_path, line, code, hint):
+    """A percentage for money, a count for a range, money against a count: each hint says
+    what the value should be."""
+    path = _write(tmp_path, "h.rules", f'rulebook "H"\nextends "classic_1961.rules"\n{line}\n')
+    _, diags = check_path(path, include_path=[str(RULESETS)])
+    assert [(d.code, d.hint) for d in diags] == [(code, hint)]
+
+
+def test_a_rulebook_with_a_syntax_error_is_checked_but_never_played():
+    """The rest of a file with a syntax error is checked, its program is None, and loading
+    it to play refuses with every mistake."""
+    import rulelang
+
+    path = _rel(DATA / "check" / "syntax_and_other_mistakes.rules")
+    program, diags = check_path(path)
+    assert program is None
+    assert [d.code for d in diags] == ["E211", "E104", "E201", "E002"]
+    with pytest.raises(RuleErrors) as e:
+        rulelang.load(path)
+    assert [d.code for d in e.value.diagnostics] == ["E211", "E104", "E201", "E002"]
+
+
+def test_a_reader_s_limit_in_a_rule_still_stops_the_check(tmp_path):
+    """A rule past the reader's limits (E019) is not left out for the rest to be checked:
+    the check stops at the syntax errors."""
+    deep = "not (" * 17 + "option x" + ")" * 17
+    path = _write(tmp_path, "deep.rules",
+                  'rulebook "D"\nextends "classic_1961.rules"\n'
+                  f'rule a:\n  cite "a", "b"\n  when a turn starts if {deep}: nothing\n'
+                  'rule b:\n  cite "a", "b"\n  when a player lands on "Bordwalk": pay $1\n')
+    _, diags = check_path(path, include_path=[str(RULESETS)])
+    assert [d.code for d in diags] == ["E019"]
+
+
 def test_duplicate_notes_point_at_the_first_definition():
     """A duplicate rule from a parent names the parent's rule and suggests `replace`."""
     _, diags = check_path(_rel(DATA / "check" / "duplicates.rules"))
@@ -314,9 +356,10 @@ def test_missing_and_cyclic_extends(tmp_path):
 
 def test_a_parse_error_in_a_parent_is_reported_in_the_parent(tmp_path):
     """The span of an error in an extended file names that file."""
-    _write(tmp_path, "parent.rules", 'rulebook "P"\nrule r\n')
+    _write(tmp_path, "parent.rules",
+           'rulebook "P"\nextends "classic_1961.rules"\nrule r\n')
     child = _write(tmp_path, "child.rules", 'rulebook "C"\nextends "parent.rules"\n')
-    program, diags = check_path(child)
+    program, diags = check_path(child, include_path=[str(RULESETS)])
     assert program is None
     assert [(Path(d.span.file).name, d.code) for d in diags] == [("parent.rules", "E005")]
 
@@ -512,3 +555,44 @@ def test_every_effect_says_how_money_moves():
     from rulelang.check_flow import MONEY_FLOWS
 
     assert set(typing.get_args(ast.Effect)) | {ast.Choice} == set(MONEY_FLOWS)
+
+
+_RULE_HEADER = re.compile(r"^(?:rule|replace rule|(?:before|after) \w+ rule) (\w+):$", re.M)
+_TARGET = re.compile(r"^(?:replace rule (\w+)|(?:before|after) (\w+) rule \w+|remove rule (\w+))",
+                     re.M)
+
+
+def _break_headers(path: Path, names) -> list[tuple[str, int]]:
+    """Take the colon off the headers of the rules `names` of the file; their (file, line)."""
+    text = path.read_text(encoding="utf-8")
+    colons = [m.end() - 1 for m in _RULE_HEADER.finditer(text) if m.group(1) in names]
+    path.write_text("".join(ch for i, ch in enumerate(text) if i not in set(colons)),
+                    encoding="utf-8")
+    return [(str(path), text.count("\n", 0, c) + 1) for c in colons]
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.rglob("*.rules")), ids=lambda p: p.name)
+def test_left_out_rules_say_nothing_more(path, tmp_path):
+    """A shipped rulebook whose middle rule's header is broken, or whose parents' rules that
+    it overrides are, reports those syntax errors and nothing else: the rest is checked (and
+    clean), and no rule left out makes anything else fail (`there is no rule 'x' to
+    replace`, a rule placed before a missing one, a warning over every rule)."""
+    shutil.copytree(RULESETS, tmp_path / "rulesets")
+    root = tmp_path / "rulesets"
+    copy = root / path.relative_to(RULESETS)
+    text = path.read_text(encoding="utf-8")
+    names = _RULE_HEADER.findall(text)
+    targets = {n for m in _TARGET.finditer(text) for n in m.groups() if n}
+    cases = [[names[len(names) // 2]]] if names else []
+    for case in cases + ([targets] if targets else []):
+        shutil.copy(path, copy)
+        if case is targets:
+            broken = [b for f in root.rglob("*.rules") if f != copy
+                      for b in _break_headers(f, targets)]
+        else:
+            broken = _break_headers(copy, case)
+        program, diags = check_path(str(copy), include_path=[str(root)])
+        assert program is None and diags, broken
+        assert {d.code for d in diags} == {"E005"}, [render(d, None) for d in diags]
+        assert {(d.span.file, d.span.line) for d in diags} <= set(broken)
+        shutil.copytree(RULESETS, root, dirs_exist_ok=True)

@@ -474,3 +474,12 @@ def test_a_wrong_unit_keeps_the_names(tmp_path):
     assert not analysis.stale
     ref = navigate.reference_at(analysis, 8, 8)
     assert (ref.kind, ref.name) == ("rule", "baltic_bonus")
+
+
+def test_a_syntax_error_hides_no_other_mistake(tmp_path):
+    """The diagnostics published for a text with a syntax error hold the other rules'
+    mistakes too: the rule that does not parse is left out, the rest is checked."""
+    analysis = _analysis(tmp_path, MISTAKE.replace('passes "GO": collect', 'passes "GO" collect'))
+    assert [(d.code, d.span.line) for d in analysis.diagnostics] == [("E005", 6), ("E104", 10)]
+    ref = navigate.reference_at(analysis, 8, 8)
+    assert (ref.kind, ref.name) == ("rule", "baltic_bonus")

@@ -281,6 +281,8 @@ def test_line_numbers_count_newlines_only():
     (HEADER + 'board:\n  "GO": go, price $5, price $6\n', "E009", 3, 23, "keep one"),
     (HEADER + 'die "d" faces 6..1\n', "E208", 2, 15, "1..6"),
     (HEADER + "set x 5\n", "E002", 2, 7, None),
+    (HEADER + "rule r:\n  when a player lands on \u201cPark Place\u201d: nothing\n", "E012",
+     3, 26, 'write the name as "Park Place"'),
     (HEADER + "set x = $" + "9" * 5000 + "\n", "E202", 2, 9, "at most 9 digits"),
 ])
 def test_syntax_errors(text, code, line, column, hint):
@@ -290,6 +292,31 @@ def test_syntax_errors(text, code, line, column, hint):
     assert d.message[0].islower() and not d.message.endswith(".")
     if hint is not None:
         assert hint in d.hint
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("  when a player rolls 7: collect $5", "when a player rolls if the dice total is 7:"),
+    ('  when a player lands on "GO": get $60', "collect $60"),
+    ('  when a player passes "GO": collect $1,500', "write amounts without separators: $1500"),
+    ('  cite "house rules"', 'cite "house rules", "'),
+    ('  when a player passes "GO" if the player has $500: collect $5',
+     "the player's cash is at least $500"),
+    ('  a player may not buy "Boardwalk"', "a player may not buy a street if the space's price"),
+    ('  a player may not build "Boardwalk"', "a player may not build if the space's price"),
+    ('  a player may not buy a street if the space is "Boardwalk"',
+     "a condition cannot name one space"),
+])
+def test_hints_for_a_beginner_s_phrasings(line, hint):
+    """A phrasing the language does not have gets its E002 and a hint at the language's."""
+    d = error(HEADER + f"rule r:\n{line}\n")
+    assert d.code == "E002" and hint in (d.hint or ""), (d.message, d.hint)
+
+
+def test_an_amount_with_a_separator_is_hinted_in_a_setting():
+    """`set starting_cash = $1,500` is E002 at the comma, hinting $1500."""
+    d = error(HEADER + "set starting_cash = $1,500\n")
+    assert (d.code, d.span.column, d.hint) == ("E002", 23,
+                                               "write amounts without separators: $1500")
 
 
 def test_several_unit_errors_are_reported_together():
