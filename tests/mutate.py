@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from attrs import frozen
@@ -639,15 +640,37 @@ def _copy(dest: Path) -> None:
             shutil.copy2(src, dest / name)
 
 
+# The whole suite's files in the order a bug's run takes them: the quick tests that catch most
+# bugs first (the scenario tests of each edition's rules and of the conditions, the engine's
+# bounds, the golden transcripts, the documented Python examples), then the property tests,
+# then the rest in their usual order. With `-x` a caught bug stops there instead of after
+# every slower file.
+FIRST = ("test_rules_*.py", "test_expressions.py", "test_bounds.py", "test_replay.py",
+         "test_docs_python.py", "test_engine.py", "test_game_events.py", "test_invariants.py",
+         "test_save.py", "test_machine.py")
+
+
+def suite_order(tests_dir: Path = ROOT / "tests") -> list[str]:
+    """Every test file of the suite (but test_mutate.py, which sees the bug too), likely
+    catchers first."""
+    order: list[str] = []
+    for pattern in (*FIRST, "test_*.py"):
+        for path in sorted(tests_dir.glob(pattern)):
+            name = f"tests/{path.name}"
+            if name not in order and path.name != "test_mutate.py":
+                order.append(name)
+    return order
+
+
 def run_suite(root: Path, seed: int, tests: list[str], every: bool) -> subprocess.CompletedProcess:
-    """The suite in `root`, importing the rulelang of `root`; stops at the first failure
-    unless `every`."""
+    """The suite in `root` (by default every file, in `suite_order`), importing the rulelang
+    of `root`; stops at the first failure unless `every`."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "cli")]),
                HYPOTHESIS_PROFILE="mutate")
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
          f"--hypothesis-seed={seed}", "--ignore=tests/test_mutate.py",  # it sees the bug too
-         *([] if every else ["-x"]), *tests],
+         *([] if every else ["-x"]), *(tests or suite_order(root / "tests"))],
         cwd=root, env=env, capture_output=True, text=True)
 
 
@@ -695,6 +718,8 @@ def main(argv=None) -> int:
                         "a fidelity bug's own tests)")
     parser.add_argument("--every", action="store_true",
                         help="do not stop at the first failure: count every failing test")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="plant and try N bugs at a time, each in its own copy (default 1)")
     parser.add_argument("--fidelity", action="store_true",
                         help="the fidelity bugs, each against the tests its row cites")
     parser.add_argument("--draw", type=int, metavar="SEED",
@@ -714,11 +739,15 @@ def main(argv=None) -> int:
         return 0
     bugs = [known[n] for n in args.names] if args.names else list(every_bug)
     failed = 0
-    for bug in bugs:
+
+    def attempt(bug: Bug) -> tuple[str, str, float]:
         tests = args.tests or [f"tests/{t}" for t in bug.tests]
-        verdict, detail, seconds = try_bug(bug, args.seed, tests, args.every)
-        failed += verdict != "caught"
-        print(f"{verdict:<7} {bug.name:<38} {seconds:6.1f} s  {detail}", flush=True)
+        return try_bug(bug, args.seed, tests, args.every)
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # each bug's suite is a child process
+        for bug, (verdict, detail, seconds) in zip(bugs, pool.map(attempt, bugs)):
+            failed += verdict != "caught"
+            print(f"{verdict:<7} {bug.name:<38} {seconds:6.1f} s  {detail}", flush=True)
     print(f"{len(bugs) - failed} of {len(bugs)} deliberate bugs caught")
     return 1 if failed else 0
 

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from invariants import load
 
 SEEDS = st.integers(0, 2**32 - 1)
 AGENT_NAMES = ("default", "random")
+
+# The profiles that keep the whole suite short (tests/conftest.py): there a costly property
+# parametrized over every ruleset plays `ci_examples(n)` games of each, since the rulesets and
+# agent mixes already give it breadth; any other profile ("long") keeps its own count.
+SHORT_PROFILES = ("ci", "mutate")
+
+
+def ci_examples(n: int):
+    """A property's settings: n examples under the short profiles, the profile's otherwise."""
+    if settings.get_current_profile_name() in SHORT_PROFILES:
+        return settings(max_examples=n)
+    return lambda test: test
 
 
 def players(ruleset: str) -> st.SearchStrategy[int]:

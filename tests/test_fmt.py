@@ -22,7 +22,7 @@ from rulelang.fmt import format_text, meaning
 from rulelang.parse import parse_text
 from rulelang.resolve import resolve
 from rulelang_cli.fmt_cmd import fmt
-from strategies import rulebooks
+from strategies import ci_examples, rulebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").rglob("*.rules"))
@@ -135,6 +135,7 @@ def tree():
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=IDS)
+@ci_examples(6)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_ruleset_laid_out_otherwise(tree, path, seed):
     """A real rulebook laid out otherwise formats back to itself, comments and all; the

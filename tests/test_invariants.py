@@ -21,7 +21,7 @@ from rulelang.engine.game import Game
 from rulelang.parse import parse_file
 from rulelang.resolve import load_chain, merge
 from rulelang.runner import make_agents
-from strategies import AGENT_NAMES, SEEDS, tables, variants
+from strategies import AGENT_NAMES, SEEDS, ci_examples, tables, variants
 
 RULESETS = ruleset_paths()
 
@@ -34,6 +34,7 @@ def test_rulesets_are_found():
 @pytest.mark.parametrize("log", ["log on", "log off"])
 @pytest.mark.parametrize("agents", ["default", "random", "mixed"])
 @pytest.mark.parametrize("ruleset", RULESETS)
+@ci_examples(6)
 @given(data=st.data())
 def test_invariants_hold_after_every_event(ruleset, agents, log, data):
     """Money, buildings, deeds, cards and cash keep their invariants at every event, and the
@@ -47,6 +48,7 @@ def test_invariants_hold_after_every_event(ruleset, agents, log, data):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@ci_examples(6)
 @given(seed=SEEDS)
 def test_checking_changes_nothing(ruleset, seed):
     """A game played with the checking log ends exactly as the same game with the log off."""
@@ -118,6 +120,7 @@ def _variant(path: Path, text: str, options: tuple[str, ...]) -> rulelang.Rulebo
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@ci_examples(8)
 @given(data=st.data())
 def test_rulebooks_at_their_bounds_keep_the_invariants(ruleset, data, rulesets_copy):
     """Any variant that checks clean plays without an exception, with every invariant after

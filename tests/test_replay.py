@@ -3,9 +3,11 @@ hash seed, and each ruleset's golden transcript still comes out of its seeded ga
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,22 +17,39 @@ from transcripts import DIR, table, transcript, transcript_path
 RULESETS = ruleset_paths()
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_same_game_whatever_the_hash_seed(ruleset, tmp_path):
-    """Two processes with different PYTHONHASHSEED write the same log and the same result."""
-    names = table(ruleset)
-    outs, logs = [], []
+# One child per hash seed plays every ruleset through `rulelang run` (click's runner, in the
+# child), so that two interpreters are started instead of two per ruleset.
+_PLAY_ALL = """
+import json, sys
+from click.testing import CliRunner
+from rulelang_cli.main import main
+out = {}
+for ruleset, names, log in json.loads(sys.argv[1]):
+    done = CliRunner().invoke(main, ["run", ruleset, "--players", str(len(names)), "--seed", "3",
+                                     "--max-turns", "400", "--agents", ",".join(names),
+                                     "--json", "--log", log])
+    out[ruleset] = [done.exit_code, done.output]
+print(json.dumps(out))
+"""
+
+
+def test_same_game_whatever_the_hash_seed(tmp_path):
+    """Two processes with different PYTHONHASHSEED write the same log and the same result, for
+    every ruleset."""
+    results, logs = [], []
     for hashseed in ("1", "2"):
-        log = tmp_path / f"log{hashseed}.jsonl"
+        games = [(r, table(r), str(tmp_path / f"{i}-{hashseed}.jsonl"))
+                 for i, r in enumerate(RULESETS)]
         env = dict(os.environ, PYTHONHASHSEED=hashseed)
-        outs.append(subprocess.run(
-            [sys.executable, "-m", "rulelang_cli.main", "run", ruleset, "--players",
-             str(len(names)), "--seed", "3", "--max-turns", "400", "--agents", ",".join(names),
-             "--json", "--log", str(log)],
-            capture_output=True, env=env, check=True, cwd=ROOT).stdout)
-        logs.append(log.read_bytes())
-    assert outs[0] == outs[1]
-    assert logs[0] == logs[1] and logs[0].count(b"\n") > 50
+        done = subprocess.run([sys.executable, "-c", _PLAY_ALL, json.dumps(games)],
+                              capture_output=True, text=True, env=env, check=True, cwd=ROOT)
+        results.append(json.loads(done.stdout))
+        logs.append({r: Path(log).read_bytes() for r, _, log in games})
+    for ruleset in RULESETS:
+        assert results[0][ruleset][0] == 0, (ruleset, results[0][ruleset][1])
+        assert results[0][ruleset] == results[1][ruleset], ruleset
+        assert logs[0][ruleset] == logs[1][ruleset], ruleset
+        assert logs[0][ruleset].count(b"\n") > 50, ruleset
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -17,7 +17,7 @@ from invariants import ROOT, load, ruleset_paths
 from rulelang import save
 from rulelang.engine.game import Game
 from rulelang.runner import make_agents, result_of
-from strategies import tables
+from strategies import ci_examples, tables
 
 RULES = "rulesets/classic_1961.rules"
 
@@ -34,6 +34,7 @@ def _played_to(game, turn):
 
 
 @pytest.mark.parametrize("ruleset", ruleset_paths())
+@ci_examples(6)
 @given(data=st.data())
 def test_resumed_game_goes_on_exactly(ruleset, data, tmp_path_factory):
     """Saved at any turn and resumed from the file: the same events byte for byte, the same end."""
