@@ -119,6 +119,26 @@ def _variant(path: Path, text: str, options: tuple[str, ...]) -> rulelang.Rulebo
     return compile_program(program)
 
 
+def test_a_bankruptcy_to_the_bank_leaves_no_group_built_unevenly(rulesets_copy):
+    """The short game, a variant a draw once found: a player bankrupt to the bank (a jail
+    fine) gives back its buildings, then its deeds one by one; no group is built unevenly in
+    between (the buildings of the Reds went back lot by lot with the deeds, [0, 2, 2])."""
+    base = rulesets_copy / "classic_1961_short.rules"
+    body = ("  set building_sale = 99%\n  set houses_per_hotel = 2\n"
+            "  set mortgage_interest = 50%\n"
+            "  a player may not sell a building if the player is in jail\n"
+            "  a player may not bid\n")
+    text = (f'rulebook "short, two houses a hotel"\nextends "{base.name}"\n\n'
+            f'rule bounds:\n  cite "test", "bounds"\n{body}')
+    rb = _variant(base.with_name("bounds.rules"), text, ())
+    game = CheckedGame(rb, make_agents(["default", "default", "random"], 3), seed=154568,
+                       max_turns=139, checker=Checker())
+    game.play()
+    game.checker.check_finished()
+    assert any('"event":"deed","space":"Kentucky Avenue","to":"bank"' in line
+               for line in game.checker.lines)
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 @ci_examples(8)
 @given(data=st.data())

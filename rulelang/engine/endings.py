@@ -159,12 +159,13 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         for deck_index, card_index in st.jail_cards[seat]:
             st.decks[deck_index].append(card_index)
         st.jail_cards[seat] = []
-        for pos in lots:
-            if st.hotels[pos] or st.houses[pos]:  # everything to the bank, buildings too
+        for pos in lots:  # everything to the bank, the buildings before any deed
+            if st.hotels[pos] or st.houses[pos]:  # (no group is left built unevenly)
                 st.bank_hotels += st.hotels[pos]
                 st.bank_houses += st.houses[pos]
                 st.hotels[pos] = st.houses[pos] = 0
                 game.seat_version[seat] += 1
+        for pos in lots:
             if st.mortgaged[pos]:
                 # the bank is the lender: the deed comes back to it free of the mortgage
                 game.set_mortgaged(pos, False)
