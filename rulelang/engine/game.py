@@ -58,6 +58,25 @@ def check_players(rulebook: Rulebook, players: int) -> None:
                          f"not {players}")
 
 
+def _direct_tables(rb: Rulebook) -> tuple:
+    """The passing, landing and doubles hooks of the rulebook, each with its direct form
+    or None: (owners, rule, hook, direct) per space, (times, rule, hook, direct) for doubles.
+    Made once per rulebook, again if its tables were replaced."""
+    tables = (rb.pass_hooks, rb.land_hooks, rb.doubles_hooks)
+    made = rb.memo.get("direct_tables")
+    if made is not None and all(map(operator.is_, made[0], tables)):
+        return made[1]
+    direct = rb.direct
+    out = (tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+                 for hooks in rb.pass_hooks),
+           tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+                 for hooks in rb.land_hooks),
+           tuple((dh.times, dh.hook[1], dh.hook[2], direct.get(dh.hook[2]))
+                 for dh in rb.doubles_hooks))
+    rb.memo["direct_tables"] = (tables, out)
+    return out
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
@@ -125,9 +144,9 @@ class Game(Holdings):
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
-        self._pass_hooks = rulebook.pass_hooks
-        self._land_hooks = rulebook.land_hooks
-        self._doubles_hooks = rulebook.doubles_hooks
+        # each hook with its direct form (Rulebook.direct; None: none), which the engine
+        # calls with the firing's fields instead of building the firing
+        self._pass_hooks, self._land_hooks, self._doubles_hooks = _direct_tables(rulebook)
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
         # triples, or what a face does after the move
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
@@ -373,9 +392,12 @@ class Game(Holdings):
                 deeds = st.owner
                 pass_hooks = self._pass_hooks
                 for q in crossed:
-                    for _, by, hook in pass_hooks[q]:
-                        hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
-                                          streak))
+                    for _, by, hook, direct in pass_hooks[q]:
+                        if direct is not None:
+                            direct(self, seat, q, deeds[q], dice, total, by, None, streak)
+                        else:
+                            hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
+                                              streak))
                         if self.stop:
                             self._depth -= 1
                             return
@@ -396,9 +418,12 @@ class Game(Holdings):
         self._depth += 1
         if self._depth > MAX_CHAIN:
             self.chain_cut(seat, rule)
-        for owners, by, hook in hooks:
+        for owners, by, hook, direct in hooks:
             if owners & whose:
-                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
+                if direct is not None:
+                    direct(self, seat, pos, owner, dice, total, by, rent, streak)
+                else:
+                    hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
                 if self.stop:
                     break
         self._depth -= 1
@@ -507,13 +532,17 @@ class Game(Holdings):
         utility's is by the total of the firing's throw, or of a new throw for a card's
         `rent dice xN`; a card's `rent xN` multiplies it (and the rulebook's `rent is due`
         rules, in `pay rent`: a whole group's double rent)."""
+        return self.rent_at(pos, f.total, f.rent, f.rule)
+
+    def rent_at(self, pos: int, total: int, ctx: RentContext | None, rule: str) -> int:
+        """rent_due of a firing whose throw's total is `total`, its rent `ctx`, its rule
+        `rule`."""
         st, rb = self.state, self.rulebook
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
             return 0
         sp = rb.spaces[pos]
         kind = sp.kind
-        ctx = f.rent
         if kind == "street":
             if st.hotels[pos]:
                 rent = sp.rents[-1]
@@ -528,11 +557,10 @@ class Game(Holdings):
                 rent = sp.rents[held - 1]
             else:
                 mult = sp.multipliers[held - 1]
-                total = f.total
                 if ctx is not None and ctx.dice_multiplier is not None:
                     mult = ctx.dice_multiplier
                     if not ctx.thrown:  # else the firing's throw is that new throw
-                        self.roll(st.current, f.rule)
+                        self.roll(st.current, rule)
                         total = self.dice_total
                 rent = mult * total
         if ctx is not None:
@@ -544,27 +572,32 @@ class Game(Holdings):
         firing's) claims the rent, by the firing's rule (the hot path of every game). `by`:
         the (rule, factor) of the `when rent is due` rules that multiplied it, each logged
         as a `rent_factor` line before the rent is paid."""
+        self.pay_rent_at(f.player, f.owner, f.total, f.rule, f.rent, factor, by)
+
+    def pay_rent_at(self, seat: int, landed: int, total: int, rule: str,
+                    ctx: RentContext | None, factor: int = 1, by: list | None = None) -> None:
+        """pay_rent of a firing of player `seat`, owner on landing `landed`, throw total
+        `total`, rule `rule` and rent `ctx`, without the firing (a direct hook's)."""
         st = self.state
-        seat = f.player
         pos = st.position[seat]
         owner = st.owner[pos]
-        if owner < 0 or owner == seat or owner != f.owner:
+        if owner < 0 or owner == seat or owner != landed:
             return
         if not self._claims[owner]:
             if self._log:
-                self.emit("rent_unclaimed", f.rule, player=seat, owner=owner)
+                self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        rent = self.rent_due(pos, f) * factor
+        rent = self.rent_at(pos, total, ctx, rule) * factor
         if rent:
             if by and self._log:
-                for rule, mult in by:
-                    self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
+                for by_rule, mult in by:
+                    self.emit("rent_factor", by_rule, player=seat, owner=owner, factor=mult)
             # through `transfer` (`charge` when short) however the game is watched (log,
             # tally or neither): the invariants checked on the log hold the path run without
             if st.cash[seat] >= rent:
-                self.transfer(seat, owner, rent, "rent", f.rule)
+                self.transfer(seat, owner, rent, "rent", rule)
             else:
-                self.charge(seat, owner, rent, "rent", f.rule)
+                self.charge(seat, owner, rent, "rent", rule)
 
     def pay_choice(self, f: Firing, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
@@ -762,12 +795,15 @@ class Game(Holdings):
                         return
             if is_double[i]:
                 doubles += 1
-                for dh in self._doubles_hooks:
-                    if dh.times is None or dh.times == doubles:
-                        _, by, hook = dh.hook
+                for times, by, hook, direct in self._doubles_hooks:
+                    if times is None or times == doubles:
                         pos = self.state.position[seat]  # the firing of the throw (_thrown)
-                        hook(self, Firing(seat, pos, self.state.owner[pos], -1, dice, total, by,
-                                          None, doubles))
+                        if direct is not None:
+                            direct(self, seat, pos, self.state.owner[pos], dice, total, by,
+                                   None, doubles)
+                        else:
+                            hook(self, Firing(seat, pos, self.state.owner[pos], -1, dice,
+                                              total, by, None, doubles))
                         if self.stop:
                             break
             if extras and rb.triples_hooks and rb.triples[i] and not self.stop:

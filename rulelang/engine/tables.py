@@ -238,6 +238,10 @@ class Rulebook:
     observed: bool = False
     # the rules that can fire (a `when` or a permission), in rule order; the others only set
     acting_rules: tuple[str, ...] = ()
+    # per hook of the landing, passing and doubles tables that has one, its direct form:
+    # fn(game, player, space, owner, dice, total, rule, rent, streak), what the hook does
+    # with the Firing of those fields, called by the engine without building the firing
+    direct: dict = attrs.field(factory=dict, eq=False, repr=False)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
