@@ -741,7 +741,10 @@ def _pay_choice(env: _Env, e):
     options = e.options
     if all(_fixed_option(o) for o in options):
         opts = tuple(_fixed_option(o) for o in options)
-        return lambda g, f: g.pay_choice(f, opts)
+        fn = lambda g, f: g.pay_choice(f, opts)  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.pay_choice_at(player, rule, opts)
+        return fn
     # a share of worth is computed after the choice; any other option before it
     later = tuple(_fixed_option(o) if _worth_share(o) else None for o in options)
     now = tuple(evaluate.expression(env, o) for o in options)
@@ -805,7 +808,10 @@ def _draw(env: _Env, e):
     if deck.value not in env.decks:
         raise RuleError("E105", f"unknown deck '{deck.value}'", deck.span)
     index = env.decks[deck.value]
-    return lambda g, f: g.draw(f, index)
+    fn = lambda g, f: g.draw(f, index)  # noqa: E731
+    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+        g.draw_at(player, space, owner, dice, total, rule, streak, index)
+    return fn
 
 
 @compiled("keep_jail_card")

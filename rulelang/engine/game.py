@@ -22,7 +22,7 @@ from .endings import GameOver
 from .firing import Firing
 from .holdings import Holdings
 from .state import State
-from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, RentContext, Rulebook
+from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, RentContext, Rulebook
 from .tally import Tally
 
 BANK_NAME = "bank"
@@ -601,16 +601,19 @@ class Game(Holdings):
 
     def pay_choice(self, f: Firing, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
-        seat = f.player
+        self.pay_choice_at(f.player, f.rule, options)
+
+    def pay_choice_at(self, seat: int, rule: str, options: tuple) -> None:
+        """pay_choice for the player `seat`, by `rule`."""
         choice = self.agents[seat].tax(self, seat, options)
         if not isinstance(choice, int) or not 0 <= choice < len(options):
-            raise act.IllegalAction(f.rule, f"choose one of {len(options)} options")
+            raise act.IllegalAction(rule, f"choose one of {len(options)} options")
         kind, value = options[choice]
         amount = value if kind == "money" else self.worth(seat) * value // 100
         if self._log:
-            self.emit("tax_choice", f.rule, player=seat, choice=f"{kind}:{value}",
+            self.emit("tax_choice", rule, player=seat, choice=f"{kind}:{value}",
                       amount=amount)
-        self.charge(seat, self.fine_account, amount, "tax", f.rule)
+        self.charge(seat, self.fine_account, amount, "tax", rule)
 
     def pay_per_building(self, f: Firing, per_house: int, per_hotel: int) -> None:
         st = self.state
@@ -642,31 +645,52 @@ class Game(Holdings):
     def draw(self, f: Firing, deck_index: int) -> None:
         """Take the top card; put it under the deck (or keep it) and obey it: its effects
         get the firing of the draw, by the card."""
+        card = self._take_card(f.player, f.rule, deck_index)
+        if card is None:
+            return
+        by_card = f.by_card(card.rule)
+        for effect in card.effects:
+            effect(self, by_card)
+            if self.stop:
+                return
+
+    def draw_at(self, seat: int, space: int, owner: int, dice: tuple, total: int, rule: str,
+                streak: int, deck_index: int) -> None:
+        """draw, for the firing of a landing, a passing or doubles with these fields (a
+        direct hook's): the card's firing is built only for a card with effects to obey."""
+        card = self._take_card(seat, rule, deck_index)
+        if card is None or not card.effects:
+            return
+        by_card = Firing(seat, space, owner, -1, dice, total, card.rule, None, streak)
+        for effect in card.effects:
+            effect(self, by_card)
+            if self.stop:
+                return
+
+    def _take_card(self, seat: int, rule: str, deck_index: int) -> Card | None:
+        """The player takes the top card, by `rule`, and puts it under the deck or keeps
+        it; the card to obey, or None (an empty deck, a card kept, or a `card is drawn` rule
+        that ended the game or the player)."""
         st = self.state
-        seat = f.player
         deck = st.decks[deck_index]
         if not deck:
-            return
+            return None
         card_index = deck.pop(0)
         card = self.rulebook.decks[deck_index].cards[card_index]
         if self._log:
-            self.emit("draw", f.rule, player=seat, deck=self.rulebook.decks[deck_index].name,
+            self.emit("draw", rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
         drawn = self.rulebook.course.card_drawn
         if drawn and drawn[deck_index]:
             course.fire(self, drawn[deck_index], seat, card_index)
             if st.bankrupt[seat] or self.over:
                 deck.append(card_index)  # the card goes back under the deck, unobeyed
-                return
+                return None
         if card.keep:
             st.jail_cards[seat].append((deck_index, card_index))
-            return
+            return None
         deck.append(card_index)
-        by_card = f.by_card(card.rule)
-        for effect in card.effects:
-            effect(self, by_card)
-            if self.stop:
-                return
+        return card
 
     # ------------------------------------------------------------ jail
 
