@@ -137,6 +137,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = (),
         trade_rule=compile_permits.trade_rule(program),
         observed=observe,
         direct=env.direct,
+        guards=env.guards,
         acting_rules=tuple(dict.fromkeys(
             r.name.name for r in program.rules
             if any(isinstance(x, (ast.When, ast.Permission)) for x in r.body))),
@@ -245,6 +246,8 @@ class _Env:
         # closure -> its direct form, fn(game, player, space, owner, dice, total, rule, rent,
         # streak): what the closure does with the firing of those fields (Rulebook.direct)
         self.direct: dict = {}
+        # hook -> the direct form of its conditions, when they all have one (Rulebook.guards)
+        self.guards: dict = {}
 
     # -------------------------------------------------------------- tables
 
@@ -373,6 +376,8 @@ class _Env:
                     if d_test(g, player, space, owner, dice, total, rule, rent, streak):
                         d_effect(g, player, space, owner, dice, total, rule, rent, streak)
                 direct[guarded] = guarded_direct
+            if d_test is not None:
+                self.guards[guarded] = d_test
             return owners, name, guarded
 
         def hook(g: Game, f: Firing):
@@ -386,6 +391,17 @@ class _Env:
 
         d_tests = tuple(direct.get(t) for t in tests)
         d_effects = tuple(direct.get(e) for e in effects)
+        if d_tests and None not in d_tests:
+            if len(d_tests) == 1:
+                self.guards[hook] = d_tests[0]
+            else:
+                def guard(g: Game, player: int, space: int, owner: int, dice: tuple,
+                          total: int, rule: str, rent, streak: int):
+                    for test in d_tests:
+                        if not test(g, player, space, owner, dice, total, rule, rent, streak):
+                            return False
+                    return True
+                self.guards[hook] = guard
         if None not in d_tests and None not in d_effects:
             def hook_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
                             total: int, rule: str, rent, streak: int):
@@ -608,7 +624,10 @@ def _players_turn(env: _Env, c):
 def _in_jail(env: _Env, c):
     neg = c.negated
     if c.subject == "player":
-        return lambda g, f: g.state.in_jail[f.player] != neg
+        fn = lambda g, f: g.state.in_jail[f.player] != neg  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.state.in_jail[player] != neg
+        return fn
     if c.subject == "partner":
         def partner_jailed(g: Game, f: Firing):
             o = f.other  # the partner of a trade (only a permission to trade has one)
@@ -618,6 +637,8 @@ def _in_jail(env: _Env, c):
     def owner_jailed(g: Game, f: Firing):
         o = f.owner  # the owner when the event fired, or of the lot an action is on
         return (o >= 0 and g.state.in_jail[o]) != neg
+    env.direct[owner_jailed] = lambda g, player, space, owner, dice, total, rule, rent, \
+        streak: (owner >= 0 and g.state.in_jail[owner]) != neg
     return owner_jailed
 
 

@@ -351,7 +351,14 @@ def _dice_alike(env, c: ast.Condition) -> Test:
         def pair(g: Game, f: Firing):
             d = f.dice
             return len(d) > top and d[first] == d[second]
-        return _negated(c, pair)
+        test = _negated(c, pair)
+        neg = c.negated
+
+        def pair_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                        total: int, rule: str, rent, streak: int):
+            return (len(dice) > top and dice[first] == dice[second]) != neg
+        env.direct[test] = pair_direct
+        return test
 
     def alike(g: Game, f: Firing):
         d = f.dice
@@ -369,7 +376,15 @@ def _no_jail_turn_left(env, c: ast.Condition) -> Test:
     def no_turn_left(g: Game, f: Firing):
         s = seat(f)
         return s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns
-    return _negated(c, no_turn_left)
+    test = _negated(c, no_turn_left)
+    which, neg = _direct_seat(c.subject), c.negated
+    if which >= 0:
+        def no_turn_left_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                                total: int, rule: str, rent, streak: int):
+            s = owner if which else player
+            return (s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns) != neg
+        env.direct[test] = no_turn_left_direct
+    return test
 
 
 @compiled("owns_space")
@@ -489,6 +504,9 @@ def _lot_test(env, node: ast.LotTest) -> Test:
                 pos = f.space
                 return g.state.mortgaged[pos if pos >= 0 else g.state.position[f.player]] \
                     != negated
+            env.direct[space_mortgaged] = lambda g, player, space, owner, dice, total, rule, \
+                rent, streak: g.state.mortgaged[space if space >= 0
+                                                else g.state.position[player]] != negated
             return space_mortgaged
     else:
         what = units.thing(node.thing.name) if node.thing is not None else "building"

@@ -1,6 +1,7 @@
-"""Direct hooks (Rulebook.direct): on a landing, a passing or doubles, the engine calls a
-hook's direct form with the firing's fields instead of building the Firing. A direct form
-does what its hook does with that Firing: every ruleset, played with its direct forms and
+"""Direct hooks (Rulebook.direct, Rulebook.guards): on a landing, a passing or doubles, the
+engine calls a hook's direct form with the firing's fields instead of building the Firing,
+and passes over a hook of the game's course or of a throw whose conditions fail on those
+fields. Neither changes a game: every ruleset, played with its direct forms and guards and
 with none, has the same event log, line for line."""
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def test_the_official_rules_have_direct_hooks():
 @pytest.mark.parametrize("name", FILES)
 def test_direct_forms_play_the_same_games(name):
     rb = rulelang.load(str(RULESETS / name))
-    without = attrs.evolve(rb, direct={})
+    without = attrs.evolve(rb, direct={}, guards={})
     for table in TABLES:
         for seed in SEEDS:
             assert _log(rb, table, seed) == _log(without, table, seed), (name, table, seed)

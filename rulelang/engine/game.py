@@ -782,8 +782,16 @@ class Game(Holdings):
                     return
 
     def _rolled(self, seat: int, hooks: tuple, dice: tuple, total: int, streak: int) -> None:
-        """`when a player rolls`: each rule on the throw, before the pawn moves."""
+        """`when a player rolls`: each rule on the throw, before the pawn moves; a rule
+        whose conditions fail on the throw's fields (Rulebook.guards) builds no firing."""
+        guards = self.rulebook.guards
+        st = self.state
         for _, rule, hook in hooks:
+            guard = guards.get(hook)
+            if guard is not None:
+                pos = st.position[seat]
+                if not guard(self, seat, pos, st.owner[pos], dice, total, rule, None, streak):
+                    continue
             hook(self, self._thrown(seat, dice, total, rule, streak))
             if self.stop:
                 return
