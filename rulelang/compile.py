@@ -389,8 +389,8 @@ class _Env:
                 if g.stop:
                     return
 
-        d_tests = tuple(direct.get(t) for t in tests)
-        d_effects = tuple(direct.get(e) for e in effects)
+        d_tests: tuple = tuple(direct.get(t) for t in tests)
+        d_effects: tuple = tuple(direct.get(e) for e in effects)
         if d_tests and None not in d_tests:
             if len(d_tests) == 1:
                 self.guards[hook] = d_tests[0]
@@ -946,28 +946,26 @@ def _observed(name: str, tests: tuple, effects: tuple):
 
 def _modified_rent(env: _Env, mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
-    d_mods = tuple(tuple((tuple(env.direct.get(t) for t in tests), mult, rule)
-                         for tests, mult, rule in here) for here in mods)
-    if all(None not in tests for here in d_mods for tests, _, _ in here):
-        def pay_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
-                       rule: str, rent, streak: int):
-            times = factor
-            by = None  # (rule, factor) of the rules that multiplied it, for the log
-            for tests, mult, by_rule in d_mods[g.state.position[player]]:
-                for test in tests:
-                    if not test(g, player, space, owner, dice, total, rule, rent, streak):
-                        break
-                else:
-                    times *= mult
-                    if g.tally is not None:
-                        g.tally.fire(by_rule)
-                    if g._log:
-                        by = (by or []) + [(by_rule, mult)]
-            g.pay_rent_at(player, owner, total, rule, rent, times, by)
-    else:
-        pay_direct = None
+    d_mods: tuple = tuple(tuple((tuple(env.direct.get(t) for t in tests), mult, rule)
+                                for tests, mult, rule in here) for here in mods)
 
-    def pay(g: Game, f: Firing):
+    def pay_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
+                   rule: str, rent, streak: int):
+        times = factor
+        by = None  # (rule, factor) of the rules that multiplied it, for the log
+        for tests, mult, by_rule in d_mods[g.state.position[player]]:
+            for test in tests:
+                if not test(g, player, space, owner, dice, total, rule, rent, streak):
+                    break
+            else:
+                times *= mult
+                if g.tally is not None:
+                    g.tally.fire(by_rule)
+                if g._log:
+                    by = (by or []) + [(by_rule, mult)]
+        g.pay_rent_at(player, owner, total, rule, rent, times, by)
+
+    def pay(g: Game, f: Firing):  # its direct form is pay_direct when every test has one
         times = factor
         by = None  # (rule, factor) of the rules that multiplied it, for the log
         for tests, mult, rule in mods[g.state.position[f.player]]:
@@ -982,7 +980,7 @@ def _modified_rent(env: _Env, mods, factor: int):
                     by = (by or []) + [(rule, mult)]
         g.pay_rent(f, times, by)
 
-    if pay_direct is not None:
+    if all(None not in tests for here in d_mods for tests, _, _ in here):
         env.direct[pay] = pay_direct
     return pay
 

@@ -351,14 +351,14 @@ def _dice_alike(env, c: ast.Condition) -> Test:
         def pair(g: Game, f: Firing):
             d = f.dice
             return len(d) > top and d[first] == d[second]
-        test = _negated(c, pair)
+        paired = _negated(c, pair)
         neg = c.negated
 
         def pair_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
                         total: int, rule: str, rent, streak: int):
             return (len(dice) > top and dice[first] == dice[second]) != neg
-        env.direct[test] = pair_direct
-        return test
+        env.direct[paired] = pair_direct
+        return paired
 
     def alike(g: Game, f: Firing):
         d = f.dice

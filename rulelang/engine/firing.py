@@ -129,14 +129,14 @@ def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
     the player `seat` (-1: none) on `space` (-1: where the player stands), each
     `fn(game, firing)` with the firing by its rule: they log nothing of their own; the turn's
     `stop` is put back after them (a bankruptcy keeps it). A hook whose conditions fail on
-    the firing's fields (Rulebook.guards) is passed over without building its firing."""
+    the firing's fields (Game.guards) is passed over without building its firing."""
     st = game.state
     if space < 0 and seat >= 0:
         space = st.position[seat]
     owner = st.owner[space] if space >= 0 else -1
     stop = game.stop
     game.stop = False
-    guards = game.rulebook.guards
+    guards = game.guards
     try:
         for _, rule, hook in hooks:
             if game.over or (seat >= 0 and st.bankrupt[seat]):

@@ -22,7 +22,7 @@ from .endings import GameOver
 from .firing import Firing
 from .holdings import Holdings
 from .state import State
-from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, RentContext, Rulebook
+from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook
 from .tally import Tally
 
 BANK_NAME = "bank"
@@ -58,16 +58,23 @@ def check_players(rulebook: Rulebook, players: int) -> None:
                          f"not {players}")
 
 
-def _direct_tables(rb: Rulebook) -> tuple:
+# a hook with its direct form (Rulebook.direct), or None: (owners, rule, hook, direct); a
+# doubles hook's is (times, rule, hook, direct), times None for every double
+DirectHook = tuple[int, str, Effect, Effect | None]
+DoublesDirect = tuple[int | None, str, Effect, Effect | None]
+DirectTables = tuple[tuple[tuple[DirectHook, ...], ...], tuple[tuple[DirectHook, ...], ...],
+                     tuple[DoublesDirect, ...]]
+
+
+def _direct_tables(rb: Rulebook) -> DirectTables:
     """The passing, landing and doubles hooks of the rulebook, each with its direct form
-    or None: (owners, rule, hook, direct) per space, (times, rule, hook, direct) for doubles.
-    Made once per rulebook, again if its tables were replaced."""
+    or None. Made once per rulebook, again if its tables were replaced."""
     tables = (rb.pass_hooks, rb.land_hooks, rb.doubles_hooks)
     made = rb.memo.get("direct_tables")
     if made is not None and all(map(operator.is_, made[0], tables)):
         return made[1]
     direct = rb.direct
-    out = (tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+    out: DirectTables = (tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
                  for hooks in rb.pass_hooks),
            tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
                  for hooks in rb.land_hooks),
@@ -89,7 +96,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
-        "_quiet",
+        "_quiet", "guards",
     )
 
     def __init__(
@@ -146,7 +153,12 @@ class Game(Holdings):
         self._crossings = rulebook.crossings
         # each hook with its direct form (Rulebook.direct; None: none), which the engine
         # calls with the firing's fields instead of building the firing
-        self._pass_hooks, self._land_hooks, self._doubles_hooks = _direct_tables(rulebook)
+        tables = _direct_tables(rulebook)
+        self._pass_hooks: tuple[tuple[DirectHook, ...], ...] = tables[0]
+        self._land_hooks: tuple[tuple[DirectHook, ...], ...] = tables[1]
+        self._doubles_hooks: tuple[DoublesDirect, ...] = tables[2]
+        # the guards of the hooks of the game's course and of a throw
+        self.guards: dict = rulebook.guards
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
         # triples, or what a face does after the move
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
@@ -784,7 +796,7 @@ class Game(Holdings):
     def _rolled(self, seat: int, hooks: tuple, dice: tuple, total: int, streak: int) -> None:
         """`when a player rolls`: each rule on the throw, before the pawn moves; a rule
         whose conditions fail on the throw's fields (Rulebook.guards) builds no firing."""
-        guards = self.rulebook.guards
+        guards = self.guards
         st = self.state
         for _, rule, hook in hooks:
             guard = guards.get(hook)
