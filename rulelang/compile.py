@@ -692,7 +692,8 @@ def _collect(env: _Env, e):
     if isinstance(e.amount, ast.Money):
         amount = e.amount.amount
         if e.source == "bank":
-            fn = lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)  # noqa: E731
+            def fn(g: Game, f: Firing):
+                g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
             env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
                 g.transfer(g.state.bank, player, amount, rule, rule)
             return fn
