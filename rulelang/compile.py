@@ -82,6 +82,7 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = (),
     if env.laps:
         # before the salary: a lap is complete on GO (the engine's own count, logged nowhere)
         passing[go].insert(0, (ANY_OWNER, "turn", _count_lap))
+        env.direct[_count_lap] = _count_lap_direct
     battles = (env.hooks("battle_lost"), env.hooks("battle_won"))
     course = compile_course.course(env)
     return Rulebook(
@@ -135,6 +136,8 @@ def compile_program(program: ast.Program, parameters: tuple[str, ...] = (),
         guarantees=compile_permits.guarantees(program),
         trade_rule=compile_permits.trade_rule(program),
         observed=observe,
+        direct=env.direct,
+        guards=env.guards,
         acting_rules=tuple(dict.fromkeys(
             r.name.name for r in program.rules
             if any(isinstance(x, (ast.When, ast.Permission)) for x in r.body))),
@@ -240,6 +243,11 @@ class _Env:
         # the hooks the events' compiled forms place, by table (vocab/compiled.py)
         self.tables: dict = {}
         self.observe = False  # hooks count their firings (compile_program)
+        # closure -> its direct form, fn(game, player, space, owner, dice, total, rule, rent,
+        # streak): what the closure does with the firing of those fields (Rulebook.direct)
+        self.direct: dict = {}
+        # hook -> the direct form of its conditions, when they all have one (Rulebook.guards)
+        self.guards: dict = {}
 
     # -------------------------------------------------------------- tables
 
@@ -352,7 +360,8 @@ class _Env:
         if self.observe:
             return owners, name, _observed(name, tests, effects)
         if len(effects) == 1 and not tests:
-            return owners, name, effects[0]
+            return owners, name, effects[0]  # its direct form, if any, is the effect's
+        direct = self.direct
         if len(effects) == 1 and len(tests) == 1:  # one guard, one effect: no loops
             test, effect = tests[0], effects[0]
 
@@ -360,6 +369,15 @@ class _Env:
                 if test(g, f):
                     effect(g, f)
 
+            d_test, d_effect = direct.get(test), direct.get(effect)
+            if d_test is not None and d_effect is not None:
+                def guarded_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                                   total: int, rule: str, rent, streak: int):
+                    if d_test(g, player, space, owner, dice, total, rule, rent, streak):
+                        d_effect(g, player, space, owner, dice, total, rule, rent, streak)
+                direct[guarded] = guarded_direct
+            if d_test is not None:
+                self.guards[guarded] = d_test
             return owners, name, guarded
 
         def hook(g: Game, f: Firing):
@@ -371,6 +389,30 @@ class _Env:
                 if g.stop:
                     return
 
+        d_tests: tuple = tuple(direct.get(t) for t in tests)
+        d_effects: tuple = tuple(direct.get(e) for e in effects)
+        if d_tests and None not in d_tests:
+            if len(d_tests) == 1:
+                self.guards[hook] = d_tests[0]
+            else:
+                def guard(g: Game, player: int, space: int, owner: int, dice: tuple,
+                          total: int, rule: str, rent, streak: int):
+                    for test in d_tests:
+                        if not test(g, player, space, owner, dice, total, rule, rent, streak):
+                            return False
+                    return True
+                self.guards[hook] = guard
+        if None not in d_tests and None not in d_effects:
+            def hook_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                            total: int, rule: str, rent, streak: int):
+                for test in d_tests:
+                    if not test(g, player, space, owner, dice, total, rule, rent, streak):
+                        return
+                for effect in d_effects:
+                    effect(g, player, space, owner, dice, total, rule, rent, streak)
+                    if g.stop:
+                        return
+            direct[hook] = hook_direct
         return owners, name, hook
 
     def effects(self, nodes) -> tuple:
@@ -582,7 +624,10 @@ def _players_turn(env: _Env, c):
 def _in_jail(env: _Env, c):
     neg = c.negated
     if c.subject == "player":
-        return lambda g, f: g.state.in_jail[f.player] != neg
+        fn = lambda g, f: g.state.in_jail[f.player] != neg  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.state.in_jail[player] != neg
+        return fn
     if c.subject == "partner":
         def partner_jailed(g: Game, f: Firing):
             o = f.other  # the partner of a trade (only a permission to trade has one)
@@ -592,6 +637,8 @@ def _in_jail(env: _Env, c):
     def owner_jailed(g: Game, f: Firing):
         o = f.owner  # the owner when the event fired, or of the lot an action is on
         return (o >= 0 and g.state.in_jail[o]) != neg
+    env.direct[owner_jailed] = lambda g, player, space, owner, dice, total, rule, rent, \
+        streak: (owner >= 0 and g.state.in_jail[owner]) != neg
     return owner_jailed
 
 
@@ -645,7 +692,11 @@ def _collect(env: _Env, e):
     if isinstance(e.amount, ast.Money):
         amount = e.amount.amount
         if e.source == "bank":
-            return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+            def fn(g: Game, f: Firing):
+                g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)
+            env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+                g.transfer(g.state.bank, player, amount, rule, rule)
+            return fn
         return lambda g, f: g.pay_each(f, amount, True)
     v = evaluate.expression(env, e.amount)
     if e.source == "bank":
@@ -666,8 +717,14 @@ def _pay(env: _Env, e):
         if e.to != "bank":
             return lambda g, f: g.pay_each(f, n, False)
         if env.fines_to_pot:
-            return lambda g, f: g.charge(f.player, g.fine_account, n, f.rule, f.rule)
-        return lambda g, f: g.charge(f.player, g.state.bank, n, f.rule, f.rule)
+            fn = lambda g, f: g.charge(f.player, g.fine_account, n, f.rule, f.rule)  # noqa: E731
+            env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+                g.charge(player, g.fine_account, n, rule, rule)
+            return fn
+        fn = lambda g, f: g.charge(f.player, g.state.bank, n, f.rule, f.rule)  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.charge(player, g.state.bank, n, rule, rule)
+        return fn
     v = evaluate.expression(env, amount)
     if e.to != "bank":
         return lambda g, f: g.pay_each(f, v(g, f), False)
@@ -706,7 +763,10 @@ def _pay_choice(env: _Env, e):
     options = e.options
     if all(_fixed_option(o) for o in options):
         opts = tuple(_fixed_option(o) for o in options)
-        return lambda g, f: g.pay_choice(f, opts)
+        fn = lambda g, f: g.pay_choice(f, opts)  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.pay_choice_at(player, rule, opts)
+        return fn
     # a share of worth is computed after the choice; any other option before it
     later = tuple(_fixed_option(o) if _worth_share(o) else None for o in options)
     now = tuple(evaluate.expression(env, o) for o in options)
@@ -723,7 +783,10 @@ def _pay_per_building(env: _Env, e):
 
 @compiled("go_to_jail")
 def _go_to_jail(env: _Env, e):
-    return lambda g, f: g.go_to_jail(f.player, f.rule)
+    fn = lambda g, f: g.go_to_jail(f.player, f.rule)  # noqa: E731
+    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+        g.go_to_jail(player, rule)
+    return fn
 
 
 @compiled("advance_to")
@@ -767,7 +830,10 @@ def _draw(env: _Env, e):
     if deck.value not in env.decks:
         raise RuleError("E105", f"unknown deck '{deck.value}'", deck.span)
     index = env.decks[deck.value]
-    return lambda g, f: g.draw(f, index)
+    fn = lambda g, f: g.draw(f, index)  # noqa: E731
+    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+        g.draw_at(player, space, owner, dice, total, rule, streak, index)
+    return fn
 
 
 @compiled("keep_jail_card")
@@ -779,21 +845,33 @@ def _keep_jail_card(env: _Env, e):
 
 @compiled("buy")
 def _buy(env: _Env, e):
-    return Game.offer_here if e.auction else Game.offer_here_no_auction
+    auction = bool(e.auction)
+    fn = Game.offer_here if auction else Game.offer_here_no_auction
+
+    def offer_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
+                     rule: str, rent, streak: int):
+        g.offer(player, g.state.position[player], auction, rule)
+    env.direct[fn] = offer_direct
+    return fn
 
 
 @compiled("pay_rent")
 def _pay_rent(env: _Env, e):
     factor = e.factor
     if env.rent_mods is not None:
-        return _modified_rent(env.rent_mods, factor)
-    if factor == 1:
-        return Game.pay_rent
-    return lambda g, f: g.pay_rent(f, factor)
+        return _modified_rent(env, env.rent_mods, factor)
+    fn = Game.pay_rent if factor == 1 else lambda g, f: g.pay_rent(f, factor)
+
+    def pay_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
+                   rule: str, rent, streak: int):
+        g.pay_rent_at(player, owner, total, rule, rent, factor)
+    env.direct[fn] = pay_direct
+    return fn
 
 
 @compiled("roll_again")
 def _roll_again_form(env: _Env, e):
+    env.direct[_roll_again] = _roll_again_direct
     return _roll_again
 
 
@@ -867,10 +945,28 @@ def _observed(name: str, tests: tuple, effects: tuple):
     return hook
 
 
-def _modified_rent(mods, factor: int):
+def _modified_rent(env: _Env, mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
+    d_mods: tuple = tuple(tuple((tuple(env.direct.get(t) for t in tests), mult, rule)
+                                for tests, mult, rule in here) for here in mods)
 
-    def pay(g: Game, f: Firing):
+    def pay_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
+                   rule: str, rent, streak: int):
+        times = factor
+        by = None  # (rule, factor) of the rules that multiplied it, for the log
+        for tests, mult, by_rule in d_mods[g.state.position[player]]:
+            for test in tests:
+                if not test(g, player, space, owner, dice, total, rule, rent, streak):
+                    break
+            else:
+                times *= mult
+                if g.tally is not None:
+                    g.tally.fire(by_rule)
+                if g._log:
+                    by = (by or []) + [(by_rule, mult)]
+        g.pay_rent_at(player, owner, total, rule, rent, times, by)
+
+    def pay(g: Game, f: Firing):  # its direct form is pay_direct when every test has one
         times = factor
         by = None  # (rule, factor) of the rules that multiplied it, for the log
         for tests, mult, rule in mods[g.state.position[f.player]]:
@@ -885,6 +981,8 @@ def _modified_rent(mods, factor: int):
                     by = (by or []) + [(rule, mult)]
         g.pay_rent(f, times, by)
 
+    if all(None not in tests for here in d_mods for tests, _, _ in here):
+        env.direct[pay] = pay_direct
     return pay
 
 
@@ -930,8 +1028,18 @@ def _roll_again(g: Game, f: Firing):
     g.again = True
 
 
+def _roll_again_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
+                       rule: str, rent, streak: int):
+    g.again = True
+
+
 def _count_lap(g: Game, f: Firing):
     g.state.laps[f.player] += 1
+
+
+def _count_lap_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
+                      rule: str, rent, streak: int):
+    g.state.laps[player] += 1
 
 
 def _then_rolled(effects: tuple):

@@ -6,7 +6,11 @@ streak) and change nothing. Names (dice, pots, kinds) become indices here, once;
 has no loop but over the lots of one group or of the board, and no recursion: an `and` or a
 sum is one closure over a tuple, nesting is bounded by the parser (E019). The environment
 `env` is compile.py's `_Env`: `spaces`, `groups`, `face_names`, `die(name)`, `pot(name)`,
-`condition(node)`, and the flags `laps` and `turns` (counters kept only when read).
+`condition(node)`, the flags `laps` and `turns` (counters kept only when read), and
+`direct`, where a closure's direct form is kept: the same test or value as a function of the
+firing's fields, `fn(game, player, space, owner, dice, total, rule, rent, streak)`, which the
+engine calls on a landing, a passing or doubles without building the firing
+(Rulebook.direct); a closure without one makes the engine build the firing.
 
 `and`, `or`, `not`, the literals and the operators are the structure, compiled here; every
 atom and value is a primitive's compiled form, found by its name (vocab/compiled.py) and
@@ -48,6 +52,12 @@ def _seat(subject: str) -> Callable:
     """The seat a subject names in a firing (-1: none): the player, the owner, or the partner
     of a trade (`other`). An attribute getter, so that reading it costs no Python call."""
     return operator.attrgetter(subject if subject in ("player", "owner") else "other")
+
+
+def _direct_seat(subject: str) -> int:
+    """Which of a direct form's seats a subject names (0: the player, 1: the owner); -1:
+    none (the partner, which a firing of a landing, a passing or doubles does not have)."""
+    return 0 if subject == "player" else 1 if subject == "owner" else -1
 
 
 # ---------------------------------------------------------------- expressions
@@ -151,6 +161,13 @@ def _possessive(env, node: ast.Possessive) -> Value:
         def turn_laps(g: Game, f: Firing):
             s = seat(f)
             return g.laps_this_turn(s) if s >= 0 else 0
+        which = _direct_seat(node.subject)
+        if which >= 0:
+            def turn_laps_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                                 total: int, rule: str, rent, streak: int):
+                s = owner if which else player
+                return g.laps_this_turn(s) if s >= 0 else 0
+            env.direct[turn_laps] = turn_laps_direct
         return turn_laps
     if prop == "laps":
         env.laps = True
@@ -260,7 +277,12 @@ def _compare(env, node: ast.Compare) -> Test:
     op, a = _OPS[node.op], expression(env, node.left)
     n = _literal(node.right)
     if n is not None:  # `the player's laps this turn is 1`: one call fewer
-        return lambda g, f: op(a(g, f), n)
+        test = lambda g, f: op(a(g, f), n)  # noqa: E731
+        d = env.direct.get(a)
+        if d is not None:
+            env.direct[test] = lambda g, player, space, owner, dice, total, rule, rent, \
+                streak: op(d(g, player, space, owner, dice, total, rule, rent, streak), n)
+        return test
     b = expression(env, node.right)
     return lambda g, f: op(a(g, f), b(g, f))
 
@@ -329,7 +351,14 @@ def _dice_alike(env, c: ast.Condition) -> Test:
         def pair(g: Game, f: Firing):
             d = f.dice
             return len(d) > top and d[first] == d[second]
-        return _negated(c, pair)
+        paired = _negated(c, pair)
+        neg = c.negated
+
+        def pair_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                        total: int, rule: str, rent, streak: int):
+            return (len(dice) > top and dice[first] == dice[second]) != neg
+        env.direct[paired] = pair_direct
+        return paired
 
     def alike(g: Game, f: Firing):
         d = f.dice
@@ -347,7 +376,15 @@ def _no_jail_turn_left(env, c: ast.Condition) -> Test:
     def no_turn_left(g: Game, f: Firing):
         s = seat(f)
         return s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns
-    return _negated(c, no_turn_left)
+    test = _negated(c, no_turn_left)
+    which, neg = _direct_seat(c.subject), c.negated
+    if which >= 0:
+        def no_turn_left_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                                total: int, rule: str, rent, streak: int):
+            s = owner if which else player
+            return (s >= 0 and g.state.jail_turns[s] >= g.settings.jail_turns) != neg
+        env.direct[test] = no_turn_left_direct
+    return test
 
 
 @compiled("owns_space")
@@ -379,6 +416,20 @@ def _holds_group(env, c: ast.Condition) -> Test:
             if owner[q] != s:
                 return no
         return not no
+    which = _direct_seat(c.subject)
+    if which >= 0:
+        def whole_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
+                         total: int, rule: str, rent, streak: int):
+            s = owner if which else player
+            lots = groups[space if space >= 0 else g.state.position[player]]
+            if s < 0 or not lots:
+                return no
+            deeds = g.state.owner
+            for q in lots:
+                if deeds[q] != s:
+                    return no
+            return not no
+        env.direct[whole] = whole_direct
     return whole
 
 
@@ -453,6 +504,9 @@ def _lot_test(env, node: ast.LotTest) -> Test:
                 pos = f.space
                 return g.state.mortgaged[pos if pos >= 0 else g.state.position[f.player]] \
                     != negated
+            env.direct[space_mortgaged] = lambda g, player, space, owner, dice, total, rule, \
+                rent, streak: g.state.mortgaged[space if space >= 0
+                                                else g.state.position[player]] != negated
             return space_mortgaged
     else:
         what = units.thing(node.thing.name) if node.thing is not None else "building"
@@ -469,6 +523,13 @@ def _lot_test(env, node: ast.LotTest) -> Test:
                 if pos < 0:
                     pos = st.position[f.player]
                 return not (st.houses[pos] or st.hotels[pos])
+
+            def space_unbuilt_direct(g: Game, player: int, space: int, owner: int,
+                                     dice: tuple, total: int, rule: str, rent, streak: int):
+                st = g.state
+                pos = space if space >= 0 else st.position[player]
+                return not (st.houses[pos] or st.hotels[pos])
+            env.direct[space_unbuilt] = space_unbuilt_direct
             return space_unbuilt
         if subject == "space":
             def space_built(g: Game, f: Firing):

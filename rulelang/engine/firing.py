@@ -128,17 +128,23 @@ def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
     """Run the hooks of one firing of an event of the game's course (engine/course.py) for
     the player `seat` (-1: none) on `space` (-1: where the player stands), each
     `fn(game, firing)` with the firing by its rule: they log nothing of their own; the turn's
-    `stop` is put back after them (a bankruptcy keeps it)."""
+    `stop` is put back after them (a bankruptcy keeps it). A hook whose conditions fail on
+    the firing's fields (Game.guards) is passed over without building its firing."""
     st = game.state
     if space < 0 and seat >= 0:
         space = st.position[seat]
     owner = st.owner[space] if space >= 0 else -1
     stop = game.stop
     game.stop = False
+    guards = game.guards
     try:
         for _, rule, hook in hooks:
             if game.over or (seat >= 0 and st.bankrupt[seat]):
                 break
+            # conditions that fail on the firing's fields: the hook would do nothing
+            guard = guards.get(hook)
+            if guard is not None and not guard(game, seat, space, owner, (), 0, rule, None, 0):
+                continue
             hook(game, Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount,
                               building, card))
             if game.stop:

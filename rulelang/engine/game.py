@@ -22,7 +22,7 @@ from .endings import GameOver
 from .firing import Firing
 from .holdings import Holdings
 from .state import State
-from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, RentContext, Rulebook
+from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook
 from .tally import Tally
 
 BANK_NAME = "bank"
@@ -58,6 +58,32 @@ def check_players(rulebook: Rulebook, players: int) -> None:
                          f"not {players}")
 
 
+# a hook with its direct form (Rulebook.direct), or None: (owners, rule, hook, direct); a
+# doubles hook's is (times, rule, hook, direct), times None for every double
+DirectHook = tuple[int, str, Effect, Effect | None]
+DoublesDirect = tuple[int | None, str, Effect, Effect | None]
+DirectTables = tuple[tuple[tuple[DirectHook, ...], ...], tuple[tuple[DirectHook, ...], ...],
+                     tuple[DoublesDirect, ...]]
+
+
+def _direct_tables(rb: Rulebook) -> DirectTables:
+    """The passing, landing and doubles hooks of the rulebook, each with its direct form
+    or None. Made once per rulebook, again if its tables were replaced."""
+    tables = (rb.pass_hooks, rb.land_hooks, rb.doubles_hooks)
+    made = rb.memo.get("direct_tables")
+    if made is not None and all(map(operator.is_, made[0], tables)):
+        return made[1]
+    direct = rb.direct
+    out: DirectTables = (tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+                 for hooks in rb.pass_hooks),
+           tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+                 for hooks in rb.land_hooks),
+           tuple((dh.times, dh.hook[1], dh.hook[2], direct.get(dh.hook[2]))
+                 for dh in rb.doubles_hooks))
+    rb.memo["direct_tables"] = (tables, out)
+    return out
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
@@ -70,7 +96,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
-        "_quiet",
+        "_quiet", "guards",
     )
 
     def __init__(
@@ -125,9 +151,14 @@ class Game(Holdings):
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
-        self._pass_hooks = rulebook.pass_hooks
-        self._land_hooks = rulebook.land_hooks
-        self._doubles_hooks = rulebook.doubles_hooks
+        # each hook with its direct form (Rulebook.direct; None: none), which the engine
+        # calls with the firing's fields instead of building the firing
+        tables = _direct_tables(rulebook)
+        self._pass_hooks: tuple[tuple[DirectHook, ...], ...] = tables[0]
+        self._land_hooks: tuple[tuple[DirectHook, ...], ...] = tables[1]
+        self._doubles_hooks: tuple[DoublesDirect, ...] = tables[2]
+        # the guards of the hooks of the game's course and of a throw
+        self.guards: dict = rulebook.guards
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
         # triples, or what a face does after the move
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
@@ -373,9 +404,12 @@ class Game(Holdings):
                 deeds = st.owner
                 pass_hooks = self._pass_hooks
                 for q in crossed:
-                    for _, by, hook in pass_hooks[q]:
-                        hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
-                                          streak))
+                    for _, by, hook, direct in pass_hooks[q]:
+                        if direct is not None:
+                            direct(self, seat, q, deeds[q], dice, total, by, None, streak)
+                        else:
+                            hook(self, Firing(seat, q, deeds[q], -1, dice, total, by, None,
+                                              streak))
                         if self.stop:
                             self._depth -= 1
                             return
@@ -396,9 +430,12 @@ class Game(Holdings):
         self._depth += 1
         if self._depth > MAX_CHAIN:
             self.chain_cut(seat, rule)
-        for owners, by, hook in hooks:
+        for owners, by, hook, direct in hooks:
             if owners & whose:
-                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
+                if direct is not None:
+                    direct(self, seat, pos, owner, dice, total, by, rent, streak)
+                else:
+                    hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
                 if self.stop:
                     break
         self._depth -= 1
@@ -507,13 +544,17 @@ class Game(Holdings):
         utility's is by the total of the firing's throw, or of a new throw for a card's
         `rent dice xN`; a card's `rent xN` multiplies it (and the rulebook's `rent is due`
         rules, in `pay rent`: a whole group's double rent)."""
+        return self.rent_at(pos, f.total, f.rent, f.rule)
+
+    def rent_at(self, pos: int, total: int, ctx: RentContext | None, rule: str) -> int:
+        """rent_due of a firing whose throw's total is `total`, its rent `ctx`, its rule
+        `rule`."""
         st, rb = self.state, self.rulebook
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
             return 0
         sp = rb.spaces[pos]
         kind = sp.kind
-        ctx = f.rent
         if kind == "street":
             if st.hotels[pos]:
                 rent = sp.rents[-1]
@@ -528,11 +569,10 @@ class Game(Holdings):
                 rent = sp.rents[held - 1]
             else:
                 mult = sp.multipliers[held - 1]
-                total = f.total
                 if ctx is not None and ctx.dice_multiplier is not None:
                     mult = ctx.dice_multiplier
                     if not ctx.thrown:  # else the firing's throw is that new throw
-                        self.roll(st.current, f.rule)
+                        self.roll(st.current, rule)
                         total = self.dice_total
                 rent = mult * total
         if ctx is not None:
@@ -544,40 +584,48 @@ class Game(Holdings):
         firing's) claims the rent, by the firing's rule (the hot path of every game). `by`:
         the (rule, factor) of the `when rent is due` rules that multiplied it, each logged
         as a `rent_factor` line before the rent is paid."""
+        self.pay_rent_at(f.player, f.owner, f.total, f.rule, f.rent, factor, by)
+
+    def pay_rent_at(self, seat: int, landed: int, total: int, rule: str,
+                    ctx: RentContext | None, factor: int = 1, by: list | None = None) -> None:
+        """pay_rent of a firing of player `seat`, owner on landing `landed`, throw total
+        `total`, rule `rule` and rent `ctx`, without the firing (a direct hook's)."""
         st = self.state
-        seat = f.player
         pos = st.position[seat]
         owner = st.owner[pos]
-        if owner < 0 or owner == seat or owner != f.owner:
+        if owner < 0 or owner == seat or owner != landed:
             return
         if not self._claims[owner]:
             if self._log:
-                self.emit("rent_unclaimed", f.rule, player=seat, owner=owner)
+                self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        rent = self.rent_due(pos, f) * factor
+        rent = self.rent_at(pos, total, ctx, rule) * factor
         if rent:
             if by and self._log:
-                for rule, mult in by:
-                    self.emit("rent_factor", rule, player=seat, owner=owner, factor=mult)
+                for by_rule, mult in by:
+                    self.emit("rent_factor", by_rule, player=seat, owner=owner, factor=mult)
             # through `transfer` (`charge` when short) however the game is watched (log,
             # tally or neither): the invariants checked on the log hold the path run without
             if st.cash[seat] >= rent:
-                self.transfer(seat, owner, rent, "rent", f.rule)
+                self.transfer(seat, owner, rent, "rent", rule)
             else:
-                self.charge(seat, owner, rent, "rent", f.rule)
+                self.charge(seat, owner, rent, "rent", rule)
 
     def pay_choice(self, f: Firing, options: tuple) -> None:
         """Pay one of several amounts, chosen before computing (the 1961 income tax)."""
-        seat = f.player
+        self.pay_choice_at(f.player, f.rule, options)
+
+    def pay_choice_at(self, seat: int, rule: str, options: tuple) -> None:
+        """pay_choice for the player `seat`, by `rule`."""
         choice = self.agents[seat].tax(self, seat, options)
         if not isinstance(choice, int) or not 0 <= choice < len(options):
-            raise act.IllegalAction(f.rule, f"choose one of {len(options)} options")
+            raise act.IllegalAction(rule, f"choose one of {len(options)} options")
         kind, value = options[choice]
         amount = value if kind == "money" else self.worth(seat) * value // 100
         if self._log:
-            self.emit("tax_choice", f.rule, player=seat, choice=f"{kind}:{value}",
+            self.emit("tax_choice", rule, player=seat, choice=f"{kind}:{value}",
                       amount=amount)
-        self.charge(seat, self.fine_account, amount, "tax", f.rule)
+        self.charge(seat, self.fine_account, amount, "tax", rule)
 
     def pay_per_building(self, f: Firing, per_house: int, per_hotel: int) -> None:
         st = self.state
@@ -609,31 +657,52 @@ class Game(Holdings):
     def draw(self, f: Firing, deck_index: int) -> None:
         """Take the top card; put it under the deck (or keep it) and obey it: its effects
         get the firing of the draw, by the card."""
+        card = self._take_card(f.player, f.rule, deck_index)
+        if card is None:
+            return
+        by_card = f.by_card(card.rule)
+        for effect in card.effects:
+            effect(self, by_card)
+            if self.stop:
+                return
+
+    def draw_at(self, seat: int, space: int, owner: int, dice: tuple, total: int, rule: str,
+                streak: int, deck_index: int) -> None:
+        """draw, for the firing of a landing, a passing or doubles with these fields (a
+        direct hook's): the card's firing is built only for a card with effects to obey."""
+        card = self._take_card(seat, rule, deck_index)
+        if card is None or not card.effects:
+            return
+        by_card = Firing(seat, space, owner, -1, dice, total, card.rule, None, streak)
+        for effect in card.effects:
+            effect(self, by_card)
+            if self.stop:
+                return
+
+    def _take_card(self, seat: int, rule: str, deck_index: int) -> Card | None:
+        """The player takes the top card, by `rule`, and puts it under the deck or keeps
+        it; the card to obey, or None (an empty deck, a card kept, or a `card is drawn` rule
+        that ended the game or the player)."""
         st = self.state
-        seat = f.player
         deck = st.decks[deck_index]
         if not deck:
-            return
+            return None
         card_index = deck.pop(0)
         card = self.rulebook.decks[deck_index].cards[card_index]
         if self._log:
-            self.emit("draw", f.rule, player=seat, deck=self.rulebook.decks[deck_index].name,
+            self.emit("draw", rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
         drawn = self.rulebook.course.card_drawn
         if drawn and drawn[deck_index]:
             course.fire(self, drawn[deck_index], seat, card_index)
             if st.bankrupt[seat] or self.over:
                 deck.append(card_index)  # the card goes back under the deck, unobeyed
-                return
+                return None
         if card.keep:
             st.jail_cards[seat].append((deck_index, card_index))
-            return
+            return None
         deck.append(card_index)
-        by_card = f.by_card(card.rule)
-        for effect in card.effects:
-            effect(self, by_card)
-            if self.stop:
-                return
+        return card
 
     # ------------------------------------------------------------ jail
 
@@ -725,8 +794,16 @@ class Game(Holdings):
                     return
 
     def _rolled(self, seat: int, hooks: tuple, dice: tuple, total: int, streak: int) -> None:
-        """`when a player rolls`: each rule on the throw, before the pawn moves."""
+        """`when a player rolls`: each rule on the throw, before the pawn moves; a rule
+        whose conditions fail on the throw's fields (Rulebook.guards) builds no firing."""
+        guards = self.guards
+        st = self.state
         for _, rule, hook in hooks:
+            guard = guards.get(hook)
+            if guard is not None:
+                pos = st.position[seat]
+                if not guard(self, seat, pos, st.owner[pos], dice, total, rule, None, streak):
+                    continue
             hook(self, self._thrown(seat, dice, total, rule, streak))
             if self.stop:
                 return
@@ -762,12 +839,15 @@ class Game(Holdings):
                         return
             if is_double[i]:
                 doubles += 1
-                for dh in self._doubles_hooks:
-                    if dh.times is None or dh.times == doubles:
-                        _, by, hook = dh.hook
+                for times, by, hook, direct in self._doubles_hooks:
+                    if times is None or times == doubles:
                         pos = self.state.position[seat]  # the firing of the throw (_thrown)
-                        hook(self, Firing(seat, pos, self.state.owner[pos], -1, dice, total, by,
-                                          None, doubles))
+                        if direct is not None:
+                            direct(self, seat, pos, self.state.owner[pos], dice, total, by,
+                                   None, doubles)
+                        else:
+                            hook(self, Firing(seat, pos, self.state.owner[pos], -1, dice,
+                                              total, by, None, doubles))
                         if self.stop:
                             break
             if extras and rb.triples_hooks and rb.triples[i] and not self.stop:

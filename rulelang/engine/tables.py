@@ -238,6 +238,14 @@ class Rulebook:
     observed: bool = False
     # the rules that can fire (a `when` or a permission), in rule order; the others only set
     acting_rules: tuple[str, ...] = ()
+    # per hook of the landing, passing and doubles tables that has one, its direct form:
+    # fn(game, player, space, owner, dice, total, rule, rent, streak), what the hook does
+    # with the Firing of those fields, called by the engine without building the firing
+    direct: dict = attrs.field(factory=dict, eq=False, repr=False)
+    # per hook whose conditions all have direct forms, their conjunction as one: called with
+    # the fields of a firing, False when the hook would do nothing with it, so that the
+    # engine need not build the firing (the hooks of the game's course and of a throw)
+    guards: dict = attrs.field(factory=dict, eq=False, repr=False)
     # derived tables
     size: int = attrs.field(init=False)
     pass_positions: tuple[int, ...] = attrs.field(init=False)
