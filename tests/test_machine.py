@@ -277,7 +277,9 @@ class EngineMachine(RuleBasedStateMachine):
         game, st_ = self.game, self.game.state
         seat, pos = self.target(data)
         if self.act(seat, SellAll(pos)):
-            assert not act.group_has_buildings(game, self.rb.spaces[pos].group)
+            # the player's lots of the group (under City Build others may own built lots)
+            mine = [q for q in self.rb.groups[self.rb.spaces[pos].group] if st_.owner[q] == seat]
+            assert not any(st_.houses[q] or st_.hotels[q] for q in mine)
 
     @rule(data=st.data())
     def mortgage(self, data):
