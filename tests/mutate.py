@@ -54,13 +54,18 @@ class Bug:
 BUGS = (
     Bug("salary_from_nowhere", "a salary (any `collect` from the bank) paid from nowhere",
         "rulelang/compile.py",
-        "return lambda g, f: g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)",
-        "return lambda g, f: g.state.cash.__setitem__(f.player, "
-        "g.state.cash[f.player] + amount)"),
+        "                g.transfer(g.state.bank, f.player, amount, f.rule, f.rule)\n"
+        "            env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, "
+        "streak: \\\n                g.transfer(g.state.bank, player, amount, rule, rule)\n",
+        "                g.state.cash[f.player] += amount\n"
+        "            env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, "
+        "streak: \\\n                g.state.cash.__setitem__(player, g.state.cash[player] + "
+        "amount)\n"),
     Bug("rent_not_doubled", "rent not doubled on the unimproved lots of a whole group: the "
         "factors of `when rent is due` rules ignored", "rulelang/compile.py",
-        "                times *= mult\n",
-        "                pass\n"),
+        '    """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""\n',
+        '    """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""\n'
+        "    mods = tuple(tuple((tests, 1, rule) for tests, _, rule in here) for here in mods)\n"),
     Bug("uneven_building", "uneven building allowed within a group: `the space has the fewest "
         "buildings of the group` holds one level above the fewest",
         "rulelang/evaluate.py",
@@ -107,8 +112,8 @@ BUGS = (
         "  set houses_per_hotel = 4\n"),
     Bug("card_lost", "a card lost from its deck: drawn and never put back under",
         "rulelang/engine/game.py",
-        "        deck.append(card_index)\n        by_card = f.by_card(card.rule)\n",
-        "        by_card = f.by_card(card.rule)\n"),
+        "        deck.append(card_index)\n        return card\n",
+        "        return card\n"),
     Bug("jail_card_not_returned", "a Get Out of Jail Free card used and not returned to its deck",
         "rulelang/engine/game.py",
         "st.decks[deck_index].append(card_index)\n            self._free(seat, \"card\",",
@@ -135,9 +140,9 @@ BUGS = (
     Bug("quiet_rent_from_nowhere", "with the log off, a rent the player can pay is credited to "
         "the owner and never taken from the payer (the path the log-on invariants never run)",
         "rulelang/engine/game.py",
-        "                self.transfer(seat, owner, rent, \"rent\", f.rule)\n",
+        "                self.transfer(seat, owner, rent, \"rent\", rule)\n",
         "                if self._log:\n"
-        "                    self.transfer(seat, owner, rent, \"rent\", f.rule)\n"
+        "                    self.transfer(seat, owner, rent, \"rent\", rule)\n"
         "                else:\n"
         "                    st.cash[owner] += rent\n"),
     Bug("shortage_bid_unchecked", "a bid for a scarce building above the cash the bidder can pay",
