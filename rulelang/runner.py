@@ -144,9 +144,12 @@ def agent_failure(err: BaseException) -> str | None:
     while tb is not None:
         frame = tb.tb_frame
         me = frame.f_locals.get("self")
-        if isinstance(me, Game):
-            game = me
-        elif isinstance(me, Agent) and not type(me).__module__.startswith("rulelang.") \
+        if game is None:  # the game's own frame; compiled with mypyc it has none: the caller's
+            for held in (me, frame.f_locals.get("game")):
+                if isinstance(held, Game):
+                    game = held
+                    break
+        if isinstance(me, Agent) and not type(me).__module__.startswith("rulelang.") \
                 and game is not None and seat is None:
             seat = next((i for i, a in enumerate(game.agents) if a is me), None)
         if seat is not None and not frame.f_code.co_filename.startswith(_PACKAGE):
