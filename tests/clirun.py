@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rulelang import batch, runner
@@ -40,23 +43,45 @@ def _foreign(module) -> bool:
     return where is not None and not str(Path(where).resolve()).startswith(_KEPT)
 
 
+class _Late(BaseException):
+    """Raised in a command that ran out of time: a BaseException, so that no `except
+    Exception` of the code under test takes it for an error of its own."""
+
+
+def _late(signum, frame):
+    raise _Late
+
+
 def in_process(*args, cwd: str | os.PathLike | None = None,
-             env: Mapping[str, str | None] | None = None,
-             stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
+               env: Mapping[str, str | None] | None = None,
+               stdin: str | bytes | None = None,
+               timeout: float | None = None) -> subprocess.CompletedProcess:
     """`rulelang ARGS` in this process, in `cwd`, with `env`'s variables set (None: unset)
-    and `stdin` as standard input (none: empty); its result as a child's would be."""
+    and `stdin` as standard input (none: empty); its result as a child's would be. With a
+    `timeout` (seconds), a command still running then fails the test (a loop in Python code
+    is stopped; one inside a C call is not: input that could block a read or exhaust memory
+    is for a child with its limits)."""
     args = [os.fspath(a) if isinstance(a, os.PathLike) else str(a) for a in args]
     assert "--jobs" not in args and "-j" not in args, "worker processes: run a real child"
     modules, path, environ = set(sys.modules), list(sys.path), dict(os.environ)
     files, loaded = dict(runner._FILE_MODULES), dict(batch._LOADED)
     here = os.getcwd()
     importlib.invalidate_caches()  # a module written since the last import is seen
+    timed = timeout is not None and threading.current_thread() is threading.main_thread()
+    if timed:
+        previous = signal.signal(signal.SIGALRM, _late)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         if cwd is not None:
             os.chdir(cwd)
         result = CliRunner().invoke(main, args, input=stdin, env=env, catch_exceptions=False,
                                     prog_name="rulelang")
+    except _Late:
+        pytest.fail(f"`rulelang {' '.join(args)}` still running after {timeout} s")
     finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
         os.chdir(here)
         for name in set(sys.modules) - modules:
             if _foreign(sys.modules[name]):
