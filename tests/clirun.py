@@ -67,8 +67,9 @@ def in_process(*args, cwd: str | os.PathLike | None = None,
     files, loaded = dict(runner._FILE_MODULES), dict(batch._LOADED)
     here = os.getcwd()
     importlib.invalidate_caches()  # a module written since the last import is seen
-    timed = timeout is not None and threading.current_thread() is threading.main_thread()
+    timed = timeout is not None
     if timed:
+        assert threading.current_thread() is threading.main_thread(), "SIGALRM: main thread only"
         previous = signal.signal(signal.SIGALRM, _late)
         signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
