@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import shutil
 import signal
-import subprocess
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 import rulelang
+from clirun import in_process
 from invariants import CheckedGame
 from rulelang.engine.game import MAX_ROLLS, MAX_TIES, Game
 from rulelang.engine.tables import MAX_CHAIN
@@ -145,10 +144,8 @@ def test_hostile_rulebooks_check_and_end_as_annotated(path):
     code, reason = expect.removeprefix("# expect: "), end.removeprefix("# end: ")
     codes = {d.code for d in rulelang.check(str(path))}
     assert (code in codes) if code != "none" else not codes, codes
-    run = subprocess.run(
-        [sys.executable, "-m", "rulelang_cli.main", "run", str(path), "--players", "2",
-         "--max-turns", "50", "--seed", "1", "--json"],
-        capture_output=True, text=True, timeout=60, check=False)
+    run = in_process("run", path, "--players", "2", "--max-turns", "50", "--seed", "1",
+                     "--json", timeout=60)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["end_reason"] == reason
 

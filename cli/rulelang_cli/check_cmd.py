@@ -29,7 +29,7 @@ def _read(path: str, cache: dict[str, str | None]) -> str | None:
 def _stdin(sources: dict[str, str | None]) -> tuple[bytes | None, RuleError | None]:
     """The bytes of standard input (at most the size of a rules file), or why not."""
     try:
-        data = read_stream(click.get_binary_stream("stdin"), STDIN)
+        data = read_stream(sys.stdin.buffer, STDIN)
     except RuleError as e:
         return None, e
     sources[STDIN] = data.decode("utf-8", "replace")

@@ -68,8 +68,7 @@ def log_writer(path: str | None, stack: ExitStack) -> Callable[[str], None] | No
     if not path:
         return None
     if path == "-":
-        stdout = click.get_text_stream("stdout")
-        return lambda line: stdout.write(json_safe(line) + "\n")
+        return lambda line: sys.stdout.write(json_safe(line) + "\n")
     out = stack.enter_context(AtomicText(path))
     return lambda line: out.write(json_safe(line) + "\n")
 
