@@ -389,13 +389,10 @@ class DefaultAgent(Agent):
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
-        return self._build_or_lift(game, seat, cash)
-
-    def _build_or_lift(self, game: Game, seat: int, cash: int):
-        """The improvement `_improve` finds, unless nothing of the player's changed since it
-        last passed, nor whether the bank has buildings, and it still lacks the cash the
-        cheapest improvement it saw needs: then None at once."""
-        st = game.state
+        # the improvement `_improve` finds, unless nothing of the player's changed since it
+        # last passed, nor whether the bank has buildings, and it still lacks the cash the
+        # cheapest improvement it saw needs: then None at once (in line here and in
+        # `between`, the hot paths of a turn)
         version = game.seat_version[seat]
         supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         if cash < self._idle_need and version == self._idle_version \
@@ -422,17 +419,21 @@ class DefaultAgent(Agent):
                     return trade
         elif cash <= self._between_cash:
             return None  # no richer than when it last passed: nothing new it can afford
-        if cash < self._idle_need and game.seat_version[seat] == self._idle_version \
-                or cash < self.reserve:
+        version = game.seat_version[seat]
+        if cash < self._idle_need and version == self._idle_version or cash < self.reserve:
             # still short of the cheapest improvement it saw, nothing of its own changed
             action = None
-        else:
-            action = self._build_or_lift(game, seat, cash)
+        else:  # as in `manage` (whatever the bank's supply: the test above is wider)
+            action, need = self._improve(game, seat, cash)
+            if action is None:
+                self._idle_need, self._idle_version = need, version
+                self._idle_supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         # until the player is richer than now (or in jail), it passes: the game need not ask
-        # (Game.pass_between), unless a subclass answers `between` its own way
+        # (Game.pass_between, its promise written in line: `between` is asked on most turns),
+        # unless a subclass answers `between` its own way
         self._between_cash = passing = -1 if action is not None else cash
         if self._promises:
-            game.pass_between(seat, passing)
+            game._quiet[seat] = passing
         return action
 
     def _buy_jail_card(self, game: Game, seat: int):
