@@ -206,10 +206,18 @@ def _refusing_lot(game: Game, action: str, seat: int, pos: int, owner: int, othe
 
 def _permit_lot(game: Game, action: str, seat: int, pos: int,
                 building: int = NO_BUILDING) -> None:
-    """Refuse the player's action on its own lot if a permission says so (`_refusing_lot`)."""
+    """Refuse the player's action on its own lot if a permission says so (`_refusing_lot`).
+    The checks of a building, a sale and a mortgage test its first line in line: a mask
+    that nothing breaks allows the action."""
     mask = game.rulebook.permit_masks[action]
     if mask and not _breaks(game, mask, seat, pos):
         return
+    _refuse_lot(game, action, seat, pos, building)
+
+
+def _refuse_lot(game: Game, action: str, seat: int, pos: int, building: int) -> None:
+    """Raise the refusal of the first permission that refuses the player's action on its own
+    lot, if any (`_refusing_lot`)."""
     found = _refusing_lot(game, action, seat, pos, seat, -1, building)
     if found is not None:
         raise IllegalAction(found.rule, found.text)
@@ -396,12 +404,16 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
         if st.bank_hotels <= 0:
             raise IllegalAction(_supply_rule(game, "hotels"), "the bank has no hotel left")
         if rb.permits["build"]:
-            _permit_lot(game, "build", seat, pos, HOTEL)
+            mask = rb.permit_masks["build"]
+            if not mask or _breaks(game, mask, seat, pos):
+                _refuse_lot(game, "build", seat, pos, HOTEL)
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
         raise IllegalAction(_supply_rule(game, "houses"), "the bank has no house left")
     if rb.permits["build"]:
-        _permit_lot(game, "build", seat, pos, HOUSE)
+        mask = rb.permit_masks["build"]
+        if not mask or _breaks(game, mask, seat, pos):
+            _refuse_lot(game, "build", seat, pos, HOUSE)
     return "house", sp.house_cost + extra
 
 
@@ -416,7 +428,9 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
         raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
                       "sell the group's hotels whole")
     if rb.permits["sell"]:
-        _permit_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
+        mask = rb.permit_masks["sell"]
+        if not mask or _breaks(game, mask, seat, pos):
+            _refuse_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
     if st.hotels[pos]:
         return sale_value(game, sp.hotel_cost)
     return sale_value(game, sp.house_cost)
@@ -432,8 +446,11 @@ def check_mortgage(game: Game, seat: int, pos: int) -> int:
         # a mortgaged lot holds no building (building on one lifts it first); the other lots
         # of the group are the rulebook's matter (a permission)
         raise refusal(game, rule, f"{sp.name!r} has buildings: sell them before mortgaging")
-    if game.rulebook.permits["mortgage"]:
-        _permit_lot(game, "mortgage", seat, pos)
+    rb = game.rulebook
+    if rb.permits["mortgage"]:
+        mask = rb.permit_masks["mortgage"]
+        if not mask or _breaks(game, mask, seat, pos):
+            _refuse_lot(game, "mortgage", seat, pos, NO_BUILDING)
     return sp.mortgage
 
 
