@@ -599,7 +599,15 @@ class Game(Holdings):
             if self._log:
                 self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        rent = self.rent_at(pos, total, ctx, rule) * factor
+        sp = self.rulebook.spaces[pos]
+        if sp.kind == "street" and not st.mortgaged[pos]:
+            # rent_at's street, in line: the hot path of every game
+            rent = sp.rents[-1] if st.hotels[pos] else sp.rents[st.houses[pos]]
+            if ctx is not None:
+                rent *= ctx.factor
+            rent *= factor
+        else:
+            rent = self.rent_at(pos, total, ctx, rule) * factor
         if rent:
             if by and self._log:
                 for by_rule, mult in by:
