@@ -863,8 +863,13 @@ def lift_or_interest(game: Game, f: Firing, at_value: bool = False) -> None:
     firing's space): the new owner lifts it, if it holds the price (with the interest, or
     `at_value` the mortgage value alone) and wishes so, or pays the bank the interest
     (rounded up), by the firing's rule."""
+    lift_or_interest_at(game, f.player, f.space, f.rule, at_value)
+
+
+def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
+                        at_value: bool = False) -> None:
+    """lift_or_interest for the player `seat` on the deed `pos`, by `rule`."""
     st = game.state
-    seat, pos, rule = f.player, f.space, f.rule
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
     cost = game.rulebook.spaces[pos].mortgage if at_value else lift_cost(game, pos)

@@ -84,6 +84,25 @@ def _direct_tables(rb: Rulebook) -> DirectTables:
     return out
 
 
+# per deck, per card: the direct forms of its effects, or None if one has none
+CardDirects = tuple[tuple[tuple | None, ...], ...]
+
+
+def _card_directs(rb: Rulebook) -> CardDirects:
+    """Per deck and card, the direct forms of the card's effects (None unless every effect
+    has one): a card drawn on a direct hook obeys them with the firing's fields."""
+    made = rb.memo.get("card_directs")
+    if made is not None and made[0] is rb.decks:
+        return made[1]
+    direct = rb.direct
+    out: CardDirects = tuple(
+        tuple(None if None in ds else ds
+              for ds in (tuple(direct.get(e) for e in card.effects) for card in deck.cards))
+        for deck in rb.decks)
+    rb.memo["card_directs"] = (rb.decks, out)
+    return out
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
@@ -96,7 +115,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
-        "_quiet", "guards",
+        "_quiet", "guards", "direct", "_card_directs",
     )
 
     def __init__(
@@ -159,6 +178,9 @@ class Game(Holdings):
         self._doubles_hooks: tuple[DoublesDirect, ...] = tables[2]
         # the guards of the hooks of the game's course and of a throw
         self.guards: dict = rulebook.guards
+        # the direct forms of the hooks of the game's course and of the cards' effects
+        self.direct: dict = rulebook.direct
+        self._card_directs: CardDirects = _card_directs(rulebook)
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
         # triples, or what a face does after the move
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
@@ -452,6 +474,17 @@ class Game(Holdings):
         self._move(seat, (dest - start) % self.rulebook.size, cause.rule, cause.dice,
                    cause.total, rent, cause.streak)
 
+    def advance_at(self, seat: int, dest: int, rule: str, dice: tuple, total: int,
+                   rent: RentContext | None, streak: int) -> None:
+        """advance_to for a cause of these fields, without its firing (a direct form's)."""
+        self._move(seat, (dest - self.state.position[seat]) % self._size, rule, dice, total,
+                   rent, streak)
+
+    def move_at(self, seat: int, steps: int, rule: str, dice: tuple, total: int,
+                streak: int) -> None:
+        """move_by for a cause of these fields, without its firing (a direct form's)."""
+        self._move(seat, steps, rule, dice, total, None, streak)
+
     def go_to_jail(self, seat: int, rule: str) -> None:
         """Straight to jail, by `rule`: no passing, no landing; the turn ends."""
         st = self.state
@@ -636,31 +669,38 @@ class Game(Holdings):
         self.charge(seat, self.fine_account, amount, "tax", rule)
 
     def pay_per_building(self, f: Firing, per_house: int, per_hotel: int) -> None:
+        self.pay_per_building_at(f.player, per_house, per_hotel, f.rule)
+
+    def pay_per_building_at(self, seat: int, per_house: int, per_hotel: int,
+                            rule: str) -> None:
+        """pay_per_building for the player `seat`, by `rule`."""
         st = self.state
-        seat = f.player
         houses = hotels = 0
         for pos in self.rulebook.properties:
             if st.owner[pos] == seat:
                 houses += st.houses[pos]
                 hotels += st.hotels[pos]
         self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel,
-                    "repairs", f.rule)
+                    "repairs", rule)
 
     def pay_each(self, f: Firing, amount: int, collect: bool) -> None:
         """Pay every other player `amount`, or collect it from each of them; a player who
         goes bankrupt on the way (a payer's deeds can bring interest due) takes no further
         part."""
+        self.pay_each_at(f.player, amount, collect, f.rule)
+
+    def pay_each_at(self, seat: int, amount: int, collect: bool, rule: str) -> None:
+        """pay_each for the player `seat`, by `rule`."""
         st = self.state
-        seat = f.player
         for other in self.bidders():
             if st.bankrupt[seat]:
                 return
             if other == seat or st.bankrupt[other]:
                 continue
             if collect:
-                self.charge(other, seat, amount, "card", f.rule)
+                self.charge(other, seat, amount, "card", rule)
             else:
-                self.charge(seat, other, amount, "card", f.rule)
+                self.charge(seat, other, amount, "card", rule)
 
     def draw(self, f: Firing, deck_index: int) -> None:
         """Take the top card; put it under the deck (or keep it) and obey it: its effects
@@ -678,8 +718,18 @@ class Game(Holdings):
                 streak: int, deck_index: int) -> None:
         """draw, for the firing of a landing, a passing or doubles with these fields (a
         direct hook's): the card's firing is built only for a card with effects to obey."""
+        deck = self.state.decks[deck_index]
+        top = deck[0] if deck else -1  # the card taken
         card = self._take_card(seat, rule, deck_index)
         if card is None or not card.effects:
+            return
+        directs = self._card_directs[deck_index][top]
+        if directs is not None:  # the card's firing is a card's: its rent is its own
+            by = card.rule
+            for direct in directs:
+                direct(self, seat, space, owner, dice, total, by, None, streak)
+                if self.stop:
+                    return
             return
         by_card = Firing(seat, space, owner, -1, dice, total, card.rule, None, streak)
         for effect in card.effects:
