@@ -246,6 +246,9 @@ class _Env:
         # closure -> its direct form, fn(game, player, space, owner, dice, total, rule, rent,
         # streak): what the closure does with the firing of those fields (Rulebook.direct)
         self.direct: dict = {}
+        # `the player's laps this turn` (or the owner's) -> 0 (the player) or 1 (the owner):
+        # a comparison of it with a literal is one direct form, the laps read in line
+        self.turn_laps_of: dict = {}
         # hook -> the direct form of its conditions, when they all have one (Rulebook.guards)
         self.guards: dict = {}
 
