@@ -780,7 +780,10 @@ def can_raise(game: Game, seat: int) -> bool:
     """Whether the player still has a building to sell or a lot to mortgage."""
     st = game.state
     houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
-    for pos in game.holdings()[seat]:
+    held = game._holdings  # the game's view, read in line (holdings() makes it)
+    if held is None:
+        held = game.holdings()
+    for pos in held[seat]:
         if houses[pos] or hotels[pos] or not mortgaged[pos]:
             return True
     return False

@@ -301,13 +301,17 @@ class DefaultAgent(Agent):
         return total
 
     def raise_funds(self, game: Game, seat: int, owed: int):
-        owned = game.holdings()[seat]
+        # the game's views of the holdings read in line (Holdings: holdings() makes them)
+        held = game._holdings
+        if held is None:
+            held = game.holdings()
+        owned = held[seat]
         st, rb = game.state, game.rulebook
         permits = rb.permits
         houses, hotels, spaces = st.houses, st.hotels, rb.spaces
         # 1. mortgage lots outside whole groups, cheapest first (_cheapest_mortgage, in line:
         # the first step of every raising of funds)
-        full = game.whole_streets()[seat]
+        full = game._streets[seat]
         mortgaged, group_of, is_street, groups = st.mortgaged, rb.group_of, rb.is_street, \
             rb.groups
         refused = self._asks_mortgage
@@ -488,7 +492,9 @@ class DefaultAgent(Agent):
         st, rb = game.state, game.rulebook
         reserve = self.reserve
         need = _NEVER
-        full = game.whole_streets()[seat]
+        if game._holdings is None:  # the game's views of the holdings, read in line
+            game.holdings()
+        full = game._streets[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
         mortgaged = st.mortgaged
         # a permission may refuse now what it allows later (after a lap, out of jail...): an
@@ -498,7 +504,7 @@ class DefaultAgent(Agent):
         if cash < reserve * 2:
             need = reserve * 2
         else:
-            for q in game.mortgaged_lots()[seat]:
+            for q in game._mortgaged[seat]:
                 least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
                     if permits["lift"] and not _may(game, seat, Lift(q)):
@@ -554,7 +560,10 @@ class DefaultAgent(Agent):
         """Offer to complete a group: a swap that completes one for each, else cash."""
         st, rb = game.state, game.rulebook
         owner = st.owner
-        pairs = game.shared_streets()[seat]
+        shared_all = game._shared  # the game's view, read in line (None: to rebuild)
+        if shared_all is None:
+            shared_all = game.shared_streets()
+        pairs = shared_all[seat]
         if not pairs:
             return None
         # the street groups shared whole with one other player, free of buildings
