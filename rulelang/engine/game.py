@@ -955,10 +955,41 @@ class Game(Holdings):
                 if self.tally is not None:
                     self._throw_ended(seat)
                 if not st.bankrupt[seat]:
-                    self._manage(seat)
+                    # the player's decisions (_manage, in line: the path of every turn)
+                    agent = self.agents[seat]
+                    for _ in range(MAX_ACTIONS):
+                        action = agent.manage(self, seat)
+                        if action is None:
+                            break
+                        act.apply(self, seat, action)
+                        if st.bankrupt[seat] or self.over:
+                            break
             except GameOver:
                 pass
-            self._next()
+            # the next player (_next, in line)
+            st.turn += 1
+            if self.over:
+                return
+            n = st.players
+            seat = st.current + 1
+            if seat == n:
+                seat = 0
+                st.round += 1
+            bankrupt = st.bankrupt
+            if bankrupt[seat]:
+                for _ in range(n - 1):
+                    seat += 1
+                    if seat == n:
+                        seat = 0
+                        st.round += 1
+                    if not bankrupt[seat]:
+                        break
+            st.current = seat
+            if st.turn >= self._turn_limit:
+                if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
+                    endings.time_limit_reached(self)
+                else:
+                    endings.at_turn_limit(self, self._limit_reason)
             return
         if self.rulebook.count_turns:
             taken = st.turns_taken
@@ -1045,7 +1076,8 @@ class Game(Holdings):
             action = agent.between(self, seat)
 
     def _manage(self, seat: int) -> None:
-        """The player's decisions between rolls: one action at a time, until it passes."""
+        """The player's decisions between rolls: one action at a time, until it passes.
+        (play_turn has it in line for a turn without extras: the two go together.)"""
         agent = self.agents[seat]
         st = self.state
         for _ in range(MAX_ACTIONS):
@@ -1057,6 +1089,8 @@ class Game(Holdings):
                 return
 
     def _next(self) -> None:
+        """The turn is over: the next player still in the game, and the bounds. (play_turn
+        has it in line for a turn without extras: the two go together.)"""
         st = self.state
         n = st.players
         st.turn += 1
