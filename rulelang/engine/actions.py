@@ -383,7 +383,11 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     checks, then the permissions (whole group, evenly ... are the rulebook's). Building on a
     mortgaged lot lifts it first: its lifting price is part of the cash needed."""
     st, s, rb = game.state, game.settings, game.rulebook
-    sp = _owned(game, seat, pos, "max_houses")
+    # the player's own property (_owned, which refuses any other, in line)
+    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
+        sp = rb.spaces[pos]
+    else:
+        sp = _owned(game, seat, pos, "max_houses")
     if sp.kind != "street":
         raise refusal(game, "max_houses", f"{sp.name!r} takes no buildings")
     houses, hotels = st.houses, st.hotels
@@ -421,7 +425,10 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
     """What selling one building of the lot brings, if the player may sell it now."""
     st, s, rb = game.state, game.settings, game.rulebook
     rule = "building_sale"
-    sp = _owned(game, seat, pos, rule)
+    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
+        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    else:
+        sp = _owned(game, seat, pos, rule)
     if not (st.houses[pos] or st.hotels[pos]):
         raise refusal(game, rule, f"{sp.name!r} has no building")
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
@@ -438,15 +445,17 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
 
 def check_mortgage(game: Game, seat: int, pos: int) -> int:
     rule = "mortgage_interest"
-    sp = _owned(game, seat, pos, rule)
-    st = game.state
+    st, rb = game.state, game.rulebook
+    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
+        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    else:
+        sp = _owned(game, seat, pos, rule)
     if st.mortgaged[pos]:
         raise refusal(game, rule, f"{sp.name!r} is already mortgaged")
     if st.houses[pos] or st.hotels[pos]:
         # a mortgaged lot holds no building (building on one lifts it first); the other lots
         # of the group are the rulebook's matter (a permission)
         raise refusal(game, rule, f"{sp.name!r} has buildings: sell them before mortgaging")
-    rb = game.rulebook
     if rb.permits["mortgage"]:
         mask = rb.permit_masks["mortgage"]
         if not mask or _breaks(game, mask, seat, pos):
