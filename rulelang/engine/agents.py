@@ -504,8 +504,11 @@ class DefaultAgent(Agent):
         if cash < reserve * 2:
             need = reserve * 2
         else:
+            interest, spaces = game.settings.mortgage_interest, rb.spaces
             for q in game._mortgaged[seat]:
-                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+                m = spaces[q].mortgage  # act.lift_cost, in line
+                least = m - (-m * interest // 100) + reserve * (1 if rb.group_of[q] in full
+                                                                 else 3)
                 if cash >= least:
                     if permits["lift"] and not _may(game, seat, Lift(q)):
                         skipped = True

@@ -177,8 +177,11 @@ class Holdings:
         if whole != before:
             self._whole[g] = whole
             if street:
+                held = self._whole
                 for p in (before, whole):
                     if p >= 0:
-                        self._streets[p] = tuple(
-                            h for h in rb.street_groups if self._whole[h] == p
-                        )
+                        groups = []  # a loop, not a generator: run on every deed
+                        for h in rb.street_groups:
+                            if held[h] == p:
+                                groups.append(h)
+                        self._streets[p] = tuple(groups)
