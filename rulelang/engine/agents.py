@@ -569,10 +569,24 @@ class DefaultAgent(Agent):
         pairs = shared_all[seat]
         if not pairs:
             return None
-        # the street groups shared whole with one other player, free of buildings
-        shared = [(g, other) for g, other in pairs if not act.group_has_buildings(game, g)]
+        # the street groups shared whole with one other player, free of buildings (loops, not
+        # generators: asked whenever a deed changed hands)
+        houses, hotels, groups, spaces = st.houses, st.hotels, rb.groups, rb.spaces
+        shared = []
+        for g, other in pairs:
+            for q in groups[g]:
+                if houses[q] or hotels[q]:
+                    break
+            else:
+                shared.append((g, other))
         for g, other in shared:
-            theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
+            lots = []  # the other player's lots of the group, and their printed price
+            price = 0
+            for q in groups[g]:
+                if owner[q] == other:
+                    lots.append(q)
+                    price += spaces[q].price
+            theirs = tuple(lots)
             # lots of mine that complete one of the other player's groups, for theirs
             for h, partner in shared:
                 if h != g and partner == other:
@@ -584,7 +598,7 @@ class DefaultAgent(Agent):
                     trade = Trade(other, give=lacking, take=theirs, cash=cash)
                     if not self._asks_trade or _may(game, seat, trade):
                         return trade
-            offer = 2 * sum(rb.spaces[q].price for q in theirs)
+            offer = 2 * price
             if st.cash[seat] - offer >= self.reserve + 100:
                 trade = Trade(other, take=theirs, cash=offer)
                 if not self._asks_trade or _may(game, seat, trade):
