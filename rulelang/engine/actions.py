@@ -438,9 +438,8 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
         mask = rb.permit_masks["sell"]
         if not mask or _breaks(game, mask, seat, pos):
             _refuse_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
-    if st.hotels[pos]:
-        return sale_value(game, sp.hotel_cost)
-    return sale_value(game, sp.house_cost)
+    # sale_value, in line
+    return (sp.hotel_cost if st.hotels[pos] else sp.house_cost) * s.building_sale // 100
 
 
 def check_mortgage(game: Game, seat: int, pos: int) -> int:
@@ -779,14 +778,16 @@ def means(game: Game, seat: int) -> int:
     total = st.cash[seat]
     for q in rb.properties:
         if st.owner[q] == seat:
-            total += sale_value(game, game.buildings_paid(q))
+            if st.houses[q] or st.hotels[q]:
+                total += sale_value(game, game.buildings_paid(q))
             if not st.mortgaged[q]:
                 total += rb.spaces[q].mortgage
     return total
 
 
 def can_raise(game: Game, seat: int) -> bool:
-    """Whether the player still has a building to sell or a lot to mortgage."""
+    """Whether the player still has a building to sell or a lot to mortgage (Game.raise_funds
+    tests it in line)."""
     st = game.state
     houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
     held = game._holdings  # the game's view, read in line (holdings() makes it)

@@ -349,10 +349,19 @@ class Game(Holdings):
         that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
+        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
         # every action sells or mortgages something, so this ends
         for _ in range(1 + 6 * len(self.rulebook.properties)):
-            if st.cash[seat] >= amount or not act.can_raise(self, seat):
+            if st.cash[seat] >= amount:
                 return
+            held = self._holdings
+            if held is None:
+                held = self.holdings()
+            for pos in held[seat]:  # act.can_raise, in line
+                if houses[pos] or hotels[pos] or not mortgaged[pos]:
+                    break
+            else:
+                return  # nothing left to sell or mortgage
             action = agent.raise_funds(self, seat, amount)
             if action is None:
                 if not debt or act.means(self, seat) < amount:
