@@ -885,7 +885,9 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
     st = game.state
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
-    cost = game.rulebook.spaces[pos].mortgage if at_value else lift_cost(game, pos)
+    m = game.rulebook.spaces[pos].mortgage  # lift_cost and interest, in line
+    due = -(-m * game.settings.mortgage_interest // 100)
+    cost = m if at_value else m + due
     if st.cash[seat] >= cost and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
@@ -894,7 +896,7 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
         if game.rulebook.course.mortgage_lifted:
             course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
     else:
-        game.charge(seat, st.bank, interest(game, pos), "mortgage interest", rule)
+        game.charge(seat, st.bank, due, "mortgage interest", rule)
 
 
 def lift_at_value_or_interest(game: Game, f: Firing) -> None:

@@ -627,7 +627,9 @@ class DefaultAgent(Agent):
         return value_in >= 2 * value_out and value_in > 0
 
     def lift_on_transfer(self, game: Game, seat: int, pos: int):
-        return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
+        m = game.rulebook.spaces[pos].mortgage  # act.lift_cost, in line
+        return game.state.cash[seat] - m + (-m * game.settings.mortgage_interest // 100) \
+            >= self.reserve * 2
 
     def wants_building(self, game: Game, seat: int, kind):
         return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
