@@ -510,7 +510,7 @@ def apply(game: Game, seat: int, action) -> None:
         rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
         raise IllegalAction(rules[0].rule if rules else "engine",
                             "a bankrupt player cannot act")
-    run = _APPLY.get(type(action))
+    run = APPLY.get(type(action))
     if run is None:
         raise IllegalAction("agent", f"not an action: {action!r}")
     run(game, seat, action)
@@ -609,7 +609,9 @@ def _apply_trade(game: Game, seat: int, action) -> None:
     _trade(game, seat, action)
 
 
-_APPLY = {
+# each action's validation and carrying out, by its type: `apply` without its checks of the
+# player (the engine's loops call it directly for a player in the game)
+APPLY = {
     Build: _apply_build,
     Sell: _apply_sell,
     SellAll: _apply_sell_all,

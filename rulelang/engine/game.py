@@ -369,7 +369,11 @@ class Game(Holdings):
                 action = act.forced_raise(self, seat)
                 if action is None:
                     return
-            act.apply(self, seat, action)
+            run = act.APPLY.get(type(action))  # act.apply, in line for a player in the game
+            if run is None or st.bankrupt[seat]:
+                act.apply(self, seat, action)  # its refusal
+            else:
+                run(self, seat, action)
 
     def buildings_paid(self, pos: int) -> int:
         """What the lot's buildings cost: a hotel counts the houses turned in for it."""
@@ -966,11 +970,16 @@ class Game(Holdings):
                 if not st.bankrupt[seat]:
                     # the player's decisions (_manage, in line: the path of every turn)
                     agent = self.agents[seat]
+                    apply = act.APPLY
                     for _ in range(MAX_ACTIONS):
                         action = agent.manage(self, seat)
                         if action is None:
                             break
-                        act.apply(self, seat, action)
+                        run = apply.get(type(action))  # act.apply, in line
+                        if run is None:
+                            act.apply(self, seat, action)  # its refusal
+                        else:
+                            run(self, seat, action)
                         if st.bankrupt[seat] or self.over:
                             break
             except GameOver:
