@@ -518,8 +518,9 @@ class DefaultAgent(Agent):
                     need = least
         if not full:
             return None, 0 if skipped else need
-        if cash < reserve + self._cheapest:
-            return None, 0 if skipped else min(need, reserve + self._cheapest)
+        least = reserve + self._cheapest
+        if cash < least:
+            return None, 0 if skipped else need if need < least else least
         steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
         refused = self._asks_build  # on whole groups, evenly: what else may refuse

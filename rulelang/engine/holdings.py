@@ -166,7 +166,7 @@ class Holdings:
                     a = b = -2
                     break
         whole = a if a >= 0 and b < 0 else -1
-        pair = (min(a, b), max(a, b)) if b >= 0 else None
+        pair = None if b < 0 else (a, b) if a < b else (b, a)
         before = self._whole[g]
         rb = self.rulebook
         street = rb.is_street[rb.groups[g][0]]
