@@ -263,10 +263,14 @@ class DefaultAgent(Agent):
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
             # in cash, with the lifting of the lot's mortgage (actions.building_bid_limit)
             value = min(value, act.building_bid_limit(game, seat, lot.kind))
-        limit = min(value, st.cash[seat] - self.reserve // 3)
+        limit = st.cash[seat] - self.reserve // 3  # no builtin min and max: asked every bid
+        if value < limit:
+            limit = value
         if high + 1 > limit:
             return None
-        bid = max(high + 1, (high + limit) // 2)
+        bid = (high + limit) // 2
+        if bid < high + 1:
+            bid = high + 1
         if (self._asks_bid or bid > st.cash[seat]) and not _may(game, seat, Bid(lot, bid)):
             return None
         return bid

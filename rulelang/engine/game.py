@@ -806,7 +806,8 @@ class Game(Holdings):
             raise act.IllegalAction(rb.origins["jail_fine"], f"unknown jail choice {choice!r}")
         # counted once the choice is valid: a refusal changes nothing; never past the last
         # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
-        st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
+        turns = st.jail_turns[seat] + 1
+        st.jail_turns[seat] = turns if turns < s.jail_turns else s.jail_turns
         dice = self.roll(seat, "turn")
         if self.tally is not None:
             self.tally.thrown()
