@@ -353,8 +353,16 @@ class DefaultAgent(Agent):
                     top, top_level, top_cost = q, level, cost
         if top >= 0:
             sale = self._sale(game, top)
-            # the best of all is the best the permissions allow, if they allow it
-            if not (permits["sell"] or permits["sell_group"]) or _may(game, seat, sale):
+            # the best of all is the best the permissions allow, if they allow it (a sale of
+            # one building whose permissions' mask nothing breaks: allowed, as
+            # actions.refusing would find, without asking)
+            if not (permits["sell"] or permits["sell_group"]):
+                return sale
+            if type(sale) is Sell:
+                mask = rb.permit_masks["sell"]
+                if mask and not act._breaks(game, mask, seat, top):
+                    return sale
+            if _may(game, seat, sale):
                 return sale
             top = self._top_sale(game, seat, owned, True)
             if top >= 0:
