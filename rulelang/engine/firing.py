@@ -146,14 +146,15 @@ def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
         for _, rule, hook in hooks:
             if game.over or (seat >= 0 and st.bankrupt[seat]):
                 break
-            # conditions that fail on the firing's fields: the hook would do nothing
-            guard = guards.get(hook)
-            if guard is not None and not guard(game, seat, space, owner, (), 0, rule, None, 0):
-                continue
             d = direct.get(hook)
-            if d is not None:
+            if d is not None:  # it tests the hook's conditions itself
                 d(game, seat, space, owner, (), 0, rule, None, 0)
             else:
+                # conditions that fail on the firing's fields: the hook would do nothing
+                guard = guards.get(hook)
+                if guard is not None and \
+                        not guard(game, seat, space, owner, (), 0, rule, None, 0):
+                    continue
                 hook(game, Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount,
                                   building, card))
             if game.stop:
