@@ -443,13 +443,13 @@ class DefaultAgent(Agent):
         # cheapest improvement it saw needs: then None at once (in line here and in
         # `between`, the hot paths of a turn)
         version = game.seat_version[seat]
-        supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         if cash < self._idle_need and version == self._idle_version \
-                and supply == self._idle_supply:
+                and (st.bank_houses > 0) + 2 * (st.bank_hotels > 0) == self._idle_supply:
             return None
         action, need = self._improve(game, seat, cash)
         if action is None:
-            self._idle_need, self._idle_version, self._idle_supply = need, version, supply
+            self._idle_need, self._idle_version = need, version
+            self._idle_supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         return action
 
     def between(self, game: Game, seat: int):
