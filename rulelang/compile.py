@@ -246,6 +246,9 @@ class _Env:
         # closure -> its direct form, fn(game, player, space, owner, dice, total, rule, rent,
         # streak): what the closure does with the firing of those fields (Rulebook.direct)
         self.direct: dict = {}
+        # `the player's laps this turn` (or the owner's) -> 0 (the player) or 1 (the owner):
+        # a comparison of it with a literal is one direct form, the laps read in line
+        self.turn_laps_of: dict = {}
         # hook -> the direct form of its conditions, when they all have one (Rulebook.guards)
         self.guards: dict = {}
 
@@ -697,7 +700,10 @@ def _collect(env: _Env, e):
             env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
                 g.transfer(g.state.bank, player, amount, rule, rule)
             return fn
-        return lambda g, f: g.pay_each(f, amount, True)
+        fn = lambda g, f: g.pay_each(f, amount, True)  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.pay_each_at(player, amount, True, rule)
+        return fn
     v = evaluate.expression(env, e.amount)
     if e.source == "bank":
         def collect(g: Game, f: Firing):
@@ -715,7 +721,10 @@ def _pay(env: _Env, e):
     if isinstance(amount, ast.Money):
         n = amount.amount
         if e.to != "bank":
-            return lambda g, f: g.pay_each(f, n, False)
+            fn = lambda g, f: g.pay_each(f, n, False)  # noqa: E731
+            env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, \
+                streak: g.pay_each_at(player, n, False, rule)
+            return fn
         if env.fines_to_pot:
             fn = lambda g, f: g.charge(f.player, g.fine_account, n, f.rule, f.rule)  # noqa: E731
             env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
@@ -778,7 +787,10 @@ def _pay_choice(env: _Env, e):
 @compiled("pay_per_building")
 def _pay_per_building(env: _Env, e):
     h, hh = e.per_house.amount, e.per_hotel.amount
-    return lambda g, f: g.pay_per_building(f, h, hh)
+    fn = lambda g, f: g.pay_per_building(f, h, hh)  # noqa: E731
+    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+        g.pay_per_building_at(player, h, hh, rule)
+    return fn
 
 
 @compiled("go_to_jail")
@@ -792,7 +804,10 @@ def _go_to_jail(env: _Env, e):
 @compiled("advance_to")
 def _advance_to(env: _Env, e):
     dest = env.space(e.space)
-    return lambda g, f: g.advance_to(f.player, dest, f)
+    fn = lambda g, f: g.advance_to(f.player, dest, f)  # noqa: E731
+    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+        g.advance_at(player, dest, rule, dice, total, None, streak)
+    return fn
 
 
 @compiled("advance_to_nearest")
@@ -800,8 +815,11 @@ def _advance_to_nearest(env: _Env, e):
     """`rent xN` and `rent dice xN` after it are fields of its node."""
     table = env.nearest(e.kind)
     factor, dice_mult = e.rent_factor, e.dice_multiplier
-    rent = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
-    return lambda g, f: g.advance_to(f.player, table[g.state.position[f.player]], f, rent)
+    ctx = None if factor == 1 and dice_mult is None else RentContext(factor, dice_mult)
+    fn = lambda g, f: g.advance_to(f.player, table[g.state.position[f.player]], f, ctx)  # noqa
+    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+        g.advance_at(player, table[g.state.position[player]], rule, dice, total, ctx, streak)
+    return fn
 
 
 @compiled("rent_factor")
@@ -813,7 +831,10 @@ def _rent_factor(env: _Env, e):
 def _move(env: _Env, e):
     if isinstance(e.spaces, int):
         steps = e.spaces
-        return lambda g, f: g.move_by(f.player, steps, f)
+        fn = lambda g, f: g.move_by(f.player, steps, f)  # noqa: E731
+        env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
+            g.move_at(player, steps, rule, dice, total, streak)
+        return fn
     v = evaluate.expression(env, e.spaces)
     sign = -1 if e.back else 1
 

@@ -168,6 +168,7 @@ def _possessive(env, node: ast.Possessive) -> Value:
                 s = owner if which else player
                 return g.laps_this_turn(s) if s >= 0 else 0
             env.direct[turn_laps] = turn_laps_direct
+            env.turn_laps_of[turn_laps] = which
         return turn_laps
     if prop == "laps":
         env.laps = True
@@ -279,7 +280,15 @@ def _compare(env, node: ast.Compare) -> Test:
     if n is not None:  # `the player's laps this turn is 1`: one call fewer
         test = lambda g, f: op(a(g, f), n)  # noqa: E731
         d = env.direct.get(a)
-        if d is not None:
+        which = env.turn_laps_of.get(a)
+        if which is not None:  # the laps this turn read in line (Game.laps_this_turn)
+            def laps_compared(g: Game, player: int, space: int, owner: int, dice: tuple,
+                              total: int, rule: str, rent, streak: int):
+                s = owner if which else player
+                laps = g.state.laps
+                return op(laps[s] - g._laps_start[s] if 0 <= s < len(laps) else 0, n)
+            env.direct[test] = laps_compared
+        elif d is not None:
             env.direct[test] = lambda g, player, space, owner, dice, total, rule, rent, \
                 streak: op(d(g, player, space, owner, dice, total, rule, rent, streak), n)
         return test

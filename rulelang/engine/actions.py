@@ -206,10 +206,18 @@ def _refusing_lot(game: Game, action: str, seat: int, pos: int, owner: int, othe
 
 def _permit_lot(game: Game, action: str, seat: int, pos: int,
                 building: int = NO_BUILDING) -> None:
-    """Refuse the player's action on its own lot if a permission says so (`_refusing_lot`)."""
+    """Refuse the player's action on its own lot if a permission says so (`_refusing_lot`).
+    The checks of a building, a sale and a mortgage test its first line in line: a mask
+    that nothing breaks allows the action."""
     mask = game.rulebook.permit_masks[action]
     if mask and not _breaks(game, mask, seat, pos):
         return
+    _refuse_lot(game, action, seat, pos, building)
+
+
+def _refuse_lot(game: Game, action: str, seat: int, pos: int, building: int) -> None:
+    """Raise the refusal of the first permission that refuses the player's action on its own
+    lot, if any (`_refusing_lot`)."""
     found = _refusing_lot(game, action, seat, pos, seat, -1, building)
     if found is not None:
         raise IllegalAction(found.rule, found.text)
@@ -375,7 +383,11 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     checks, then the permissions (whole group, evenly ... are the rulebook's). Building on a
     mortgaged lot lifts it first: its lifting price is part of the cash needed."""
     st, s, rb = game.state, game.settings, game.rulebook
-    sp = _owned(game, seat, pos, "max_houses")
+    # the player's own property (_owned, which refuses any other, in line)
+    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
+        sp = rb.spaces[pos]
+    else:
+        sp = _owned(game, seat, pos, "max_houses")
     if sp.kind != "street":
         raise refusal(game, "max_houses", f"{sp.name!r} takes no buildings")
     houses, hotels = st.houses, st.hotels
@@ -396,12 +408,16 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
         if st.bank_hotels <= 0:
             raise IllegalAction(_supply_rule(game, "hotels"), "the bank has no hotel left")
         if rb.permits["build"]:
-            _permit_lot(game, "build", seat, pos, HOTEL)
+            mask = rb.permit_masks["build"]
+            if not mask or _breaks(game, mask, seat, pos):
+                _refuse_lot(game, "build", seat, pos, HOTEL)
         return "hotel", sp.hotel_cost + extra
     if st.bank_houses <= 0:
         raise IllegalAction(_supply_rule(game, "houses"), "the bank has no house left")
     if rb.permits["build"]:
-        _permit_lot(game, "build", seat, pos, HOUSE)
+        mask = rb.permit_masks["build"]
+        if not mask or _breaks(game, mask, seat, pos):
+            _refuse_lot(game, "build", seat, pos, HOUSE)
     return "house", sp.house_cost + extra
 
 
@@ -409,31 +425,40 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
     """What selling one building of the lot brings, if the player may sell it now."""
     st, s, rb = game.state, game.settings, game.rulebook
     rule = "building_sale"
-    sp = _owned(game, seat, pos, rule)
+    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
+        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    else:
+        sp = _owned(game, seat, pos, rule)
     if not (st.houses[pos] or st.hotels[pos]):
         raise refusal(game, rule, f"{sp.name!r} has no building")
     if st.hotels[pos] and st.bank_houses < s.houses_per_hotel:
         raise refusal(game, rule, "the bank lacks the houses to break the hotel down; "
                       "sell the group's hotels whole")
     if rb.permits["sell"]:
-        _permit_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
-    if st.hotels[pos]:
-        return sale_value(game, sp.hotel_cost)
-    return sale_value(game, sp.house_cost)
+        mask = rb.permit_masks["sell"]
+        if not mask or _breaks(game, mask, seat, pos):
+            _refuse_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
+    # sale_value, in line
+    return (sp.hotel_cost if st.hotels[pos] else sp.house_cost) * s.building_sale // 100
 
 
 def check_mortgage(game: Game, seat: int, pos: int) -> int:
     rule = "mortgage_interest"
-    sp = _owned(game, seat, pos, rule)
-    st = game.state
+    st, rb = game.state, game.rulebook
+    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
+        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    else:
+        sp = _owned(game, seat, pos, rule)
     if st.mortgaged[pos]:
         raise refusal(game, rule, f"{sp.name!r} is already mortgaged")
     if st.houses[pos] or st.hotels[pos]:
         # a mortgaged lot holds no building (building on one lifts it first); the other lots
         # of the group are the rulebook's matter (a permission)
         raise refusal(game, rule, f"{sp.name!r} has buildings: sell them before mortgaging")
-    if game.rulebook.permits["mortgage"]:
-        _permit_lot(game, "mortgage", seat, pos)
+    if rb.permits["mortgage"]:
+        mask = rb.permit_masks["mortgage"]
+        if not mask or _breaks(game, mask, seat, pos):
+            _refuse_lot(game, "mortgage", seat, pos, NO_BUILDING)
     return sp.mortgage
 
 
@@ -485,7 +510,7 @@ def apply(game: Game, seat: int, action) -> None:
         rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
         raise IllegalAction(rules[0].rule if rules else "engine",
                             "a bankrupt player cannot act")
-    run = _APPLY.get(type(action))
+    run = APPLY.get(type(action))
     if run is None:
         raise IllegalAction("agent", f"not an action: {action!r}")
     run(game, seat, action)
@@ -584,7 +609,9 @@ def _apply_trade(game: Game, seat: int, action) -> None:
     _trade(game, seat, action)
 
 
-_APPLY = {
+# each action's validation and carrying out, by its type: `apply` without its checks of the
+# player (the engine's loops call it directly for a player in the game)
+APPLY = {
     Build: _apply_build,
     Sell: _apply_sell,
     SellAll: _apply_sell_all,
@@ -753,17 +780,22 @@ def means(game: Game, seat: int) -> int:
     total = st.cash[seat]
     for q in rb.properties:
         if st.owner[q] == seat:
-            total += sale_value(game, game.buildings_paid(q))
+            if st.houses[q] or st.hotels[q]:
+                total += sale_value(game, game.buildings_paid(q))
             if not st.mortgaged[q]:
                 total += rb.spaces[q].mortgage
     return total
 
 
 def can_raise(game: Game, seat: int) -> bool:
-    """Whether the player still has a building to sell or a lot to mortgage."""
+    """Whether the player still has a building to sell or a lot to mortgage (Game.raise_funds
+    tests it in line)."""
     st = game.state
     houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
-    for pos in game.holdings()[seat]:
+    held = game._holdings  # the game's view, read in line (holdings() makes it)
+    if held is None:
+        held = game.holdings()
+    for pos in held[seat]:
         if houses[pos] or hotels[pos] or not mortgaged[pos]:
             return True
     return False
@@ -846,11 +878,18 @@ def lift_or_interest(game: Game, f: Firing, at_value: bool = False) -> None:
     firing's space): the new owner lifts it, if it holds the price (with the interest, or
     `at_value` the mortgage value alone) and wishes so, or pays the bank the interest
     (rounded up), by the firing's rule."""
+    lift_or_interest_at(game, f.player, f.space, f.rule, at_value)
+
+
+def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
+                        at_value: bool = False) -> None:
+    """lift_or_interest for the player `seat` on the deed `pos`, by `rule`."""
     st = game.state
-    seat, pos, rule = f.player, f.space, f.rule
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
-    cost = game.rulebook.spaces[pos].mortgage if at_value else lift_cost(game, pos)
+    m = game.rulebook.spaces[pos].mortgage  # lift_cost and interest, in line
+    due = -(-m * game.settings.mortgage_interest // 100)
+    cost = m if at_value else m + due
     if st.cash[seat] >= cost and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)
         if game._log:
@@ -859,7 +898,7 @@ def lift_or_interest(game: Game, f: Firing, at_value: bool = False) -> None:
         if game.rulebook.course.mortgage_lifted:
             course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
     else:
-        game.charge(seat, st.bank, interest(game, pos), "mortgage interest", rule)
+        game.charge(seat, st.bank, due, "mortgage interest", rule)
 
 
 def lift_at_value_or_interest(game: Game, f: Firing) -> None:

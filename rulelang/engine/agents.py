@@ -263,10 +263,14 @@ class DefaultAgent(Agent):
             value = 0 if not self.wants_building(game, seat, lot.kind) else 200
             # in cash, with the lifting of the lot's mortgage (actions.building_bid_limit)
             value = min(value, act.building_bid_limit(game, seat, lot.kind))
-        limit = min(value, st.cash[seat] - self.reserve // 3)
+        limit = st.cash[seat] - self.reserve // 3  # no builtin min and max: asked every bid
+        if value < limit:
+            limit = value
         if high + 1 > limit:
             return None
-        bid = max(high + 1, (high + limit) // 2)
+        bid = (high + limit) // 2
+        if bid < high + 1:
+            bid = high + 1
         if (self._asks_bid or bid > st.cash[seat]) and not _may(game, seat, Bid(lot, bid)):
             return None
         return bid
@@ -301,19 +305,64 @@ class DefaultAgent(Agent):
         return total
 
     def raise_funds(self, game: Game, seat: int, owed: int):
-        owned = game.holdings()[seat]
-        permits = game.rulebook.permits
-        # 1. mortgage lots outside whole groups, cheapest first
-        best = self._cheapest_mortgage(game, seat, owned, game.whole_streets()[seat])
+        # the game's views of the holdings read in line (Holdings: holdings() makes them)
+        held = game._holdings
+        if held is None:
+            held = game.holdings()
+        owned = held[seat]
+        st, rb = game.state, game.rulebook
+        permits = rb.permits
+        houses, hotels, spaces = st.houses, st.hotels, rb.spaces
+        # 1. mortgage lots outside whole groups, cheapest first (_cheapest_mortgage, in line:
+        # the first step of every raising of funds)
+        full = game._streets[seat]
+        mortgaged, group_of, is_street, groups = st.mortgaged, rb.group_of, rb.is_street, \
+            rb.groups
+        refused = self._asks_mortgage
+        best, least = -1, 0
+        for q in owned:
+            if mortgaged[q]:
+                continue
+            g = group_of[q]
+            if g in full:
+                continue
+            value = spaces[q].mortgage
+            if best < 0 or value < least:
+                if is_street[q]:  # not in a group with buildings
+                    built = False
+                    for r in groups[g]:
+                        if houses[r] or hotels[r]:
+                            built = True
+                            break
+                    if built:
+                        continue
+                if refused and not _may(game, seat, self._mortgages[q]):
+                    continue
+                best, least = q, value
         if best >= 0:
             return self._mortgages[best]
         # 2. sell buildings, evenly, from the cheapest group: the highest level, then the
-        # cheapest house
-        top = self._top_sale(game, seat, owned, False)
+        # cheapest house (_top_sale without asking, in line)
+        hotel_level = game.settings.max_houses + 1
+        top, top_level, top_cost = -1, 0, 0
+        for q in owned:
+            level = hotel_level if hotels[q] else houses[q]
+            if level:
+                cost = spaces[q].house_cost
+                if level > top_level or (level == top_level and cost < top_cost):
+                    top, top_level, top_cost = q, level, cost
         if top >= 0:
             sale = self._sale(game, top)
-            # the best of all is the best the permissions allow, if they allow it
-            if not (permits["sell"] or permits["sell_group"]) or _may(game, seat, sale):
+            # the best of all is the best the permissions allow, if they allow it (a sale of
+            # one building whose permissions' mask nothing breaks: allowed, as
+            # actions.refusing would find, without asking)
+            if not (permits["sell"] or permits["sell_group"]):
+                return sale
+            if type(sale) is Sell:
+                mask = rb.permit_masks["sell"]
+                if mask and not act._breaks(game, mask, seat, top):
+                    return sale
+            if _may(game, seat, sale):
                 return sale
             top = self._top_sale(game, seat, owned, True)
             if top >= 0:
@@ -389,21 +438,18 @@ class DefaultAgent(Agent):
             trade = self._trade(game, seat)
             if trade is not None:
                 return trade
-        return self._build_or_lift(game, seat, cash)
-
-    def _build_or_lift(self, game: Game, seat: int, cash: int):
-        """The improvement `_improve` finds, unless nothing of the player's changed since it
-        last passed, nor whether the bank has buildings, and it still lacks the cash the
-        cheapest improvement it saw needs: then None at once."""
-        st = game.state
+        # the improvement `_improve` finds, unless nothing of the player's changed since it
+        # last passed, nor whether the bank has buildings, and it still lacks the cash the
+        # cheapest improvement it saw needs: then None at once (in line here and in
+        # `between`, the hot paths of a turn)
         version = game.seat_version[seat]
-        supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         if cash < self._idle_need and version == self._idle_version \
-                and supply == self._idle_supply:
+                and (st.bank_houses > 0) + 2 * (st.bank_hotels > 0) == self._idle_supply:
             return None
         action, need = self._improve(game, seat, cash)
         if action is None:
-            self._idle_need, self._idle_version, self._idle_supply = need, version, supply
+            self._idle_need, self._idle_version = need, version
+            self._idle_supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         return action
 
     def between(self, game: Game, seat: int):
@@ -422,17 +468,21 @@ class DefaultAgent(Agent):
                     return trade
         elif cash <= self._between_cash:
             return None  # no richer than when it last passed: nothing new it can afford
-        if cash < self._idle_need and game.seat_version[seat] == self._idle_version \
-                or cash < self.reserve:
+        version = game.seat_version[seat]
+        if cash < self._idle_need and version == self._idle_version or cash < self.reserve:
             # still short of the cheapest improvement it saw, nothing of its own changed
             action = None
-        else:
-            action = self._build_or_lift(game, seat, cash)
+        else:  # as in `manage` (whatever the bank's supply: the test above is wider)
+            action, need = self._improve(game, seat, cash)
+            if action is None:
+                self._idle_need, self._idle_version = need, version
+                self._idle_supply = (st.bank_houses > 0) + 2 * (st.bank_hotels > 0)
         # until the player is richer than now (or in jail), it passes: the game need not ask
-        # (Game.pass_between), unless a subclass answers `between` its own way
+        # (Game.pass_between, its promise written in line: `between` is asked on most turns),
+        # unless a subclass answers `between` its own way
         self._between_cash = passing = -1 if action is not None else cash
         if self._promises:
-            game.pass_between(seat, passing)
+            game._quiet[seat] = passing
         return action
 
     def _buy_jail_card(self, game: Game, seat: int):
@@ -454,7 +504,9 @@ class DefaultAgent(Agent):
         st, rb = game.state, game.rulebook
         reserve = self.reserve
         need = _NEVER
-        full = game.whole_streets()[seat]
+        if game._holdings is None:  # the game's views of the holdings, read in line
+            game.holdings()
+        full = game._streets[seat]
         # lift mortgages on whole groups first, elsewhere only when rich
         mortgaged = st.mortgaged
         # a permission may refuse now what it allows later (after a lap, out of jail...): an
@@ -464,8 +516,11 @@ class DefaultAgent(Agent):
         if cash < reserve * 2:
             need = reserve * 2
         else:
-            for q in game.mortgaged_lots()[seat]:
-                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+            interest, spaces = game.settings.mortgage_interest, rb.spaces
+            for q in game._mortgaged[seat]:
+                m = spaces[q].mortgage  # act.lift_cost, in line
+                least = m - (-m * interest // 100) + reserve * (1 if rb.group_of[q] in full
+                                                                 else 3)
                 if cash >= least:
                     if permits["lift"] and not _may(game, seat, Lift(q)):
                         skipped = True
@@ -475,8 +530,9 @@ class DefaultAgent(Agent):
                     need = least
         if not full:
             return None, 0 if skipped else need
-        if cash < reserve + self._cheapest:
-            return None, 0 if skipped else min(need, reserve + self._cheapest)
+        least = reserve + self._cheapest
+        if cash < least:
+            return None, 0 if skipped else need if need < least else least
         steps, hotel_level = self._steps, self._hotel_level
         houses, hotels = st.houses, st.hotels
         refused = self._asks_build  # on whole groups, evenly: what else may refuse
@@ -520,13 +576,30 @@ class DefaultAgent(Agent):
         """Offer to complete a group: a swap that completes one for each, else cash."""
         st, rb = game.state, game.rulebook
         owner = st.owner
-        pairs = game.shared_streets()[seat]
+        shared_all = game._shared  # the game's view, read in line (None: to rebuild)
+        if shared_all is None:
+            shared_all = game.shared_streets()
+        pairs = shared_all[seat]
         if not pairs:
             return None
-        # the street groups shared whole with one other player, free of buildings
-        shared = [(g, other) for g, other in pairs if not act.group_has_buildings(game, g)]
+        # the street groups shared whole with one other player, free of buildings (loops, not
+        # generators: asked whenever a deed changed hands)
+        houses, hotels, groups, spaces = st.houses, st.hotels, rb.groups, rb.spaces
+        shared = []
+        for g, other in pairs:
+            for q in groups[g]:
+                if houses[q] or hotels[q]:
+                    break
+            else:
+                shared.append((g, other))
         for g, other in shared:
-            theirs = tuple(q for q in rb.groups[g] if owner[q] == other)
+            lots = []  # the other player's lots of the group, and their printed price
+            price = 0
+            for q in groups[g]:
+                if owner[q] == other:
+                    lots.append(q)
+                    price += spaces[q].price
+            theirs = tuple(lots)
             # lots of mine that complete one of the other player's groups, for theirs
             for h, partner in shared:
                 if h != g and partner == other:
@@ -538,7 +611,7 @@ class DefaultAgent(Agent):
                     trade = Trade(other, give=lacking, take=theirs, cash=cash)
                     if not self._asks_trade or _may(game, seat, trade):
                         return trade
-            offer = 2 * sum(rb.spaces[q].price for q in theirs)
+            offer = 2 * price
             if st.cash[seat] - offer >= self.reserve + 100:
                 trade = Trade(other, take=theirs, cash=offer)
                 if not self._asks_trade or _may(game, seat, trade):
@@ -567,7 +640,9 @@ class DefaultAgent(Agent):
         return value_in >= 2 * value_out and value_in > 0
 
     def lift_on_transfer(self, game: Game, seat: int, pos: int):
-        return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
+        m = game.rulebook.spaces[pos].mortgage  # act.lift_cost, in line
+        return game.state.cash[seat] - m + (-m * game.settings.mortgage_interest // 100) \
+            >= self.reserve * 2
 
     def wants_building(self, game: Game, seat: int, kind):
         return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2

@@ -129,7 +129,10 @@ def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
     the player `seat` (-1: none) on `space` (-1: where the player stands), each
     `fn(game, firing)` with the firing by its rule: they log nothing of their own; the turn's
     `stop` is put back after them (a bankruptcy keeps it). A hook whose conditions fail on
-    the firing's fields (Game.guards) is passed over without building its firing."""
+    the firing's fields (Game.guards) is passed over without building its firing. A firing
+    without `other`, `amount`, `building` and `card` (a deed changing hands) calls a hook's
+    direct form (Game.direct) with its fields instead: what the hook would hand on (a card's
+    firing built by a direct `draw from`) has none of them either."""
     st = game.state
     if space < 0 and seat >= 0:
         space = st.position[seat]
@@ -137,16 +140,23 @@ def fire(game: Game, hooks: tuple, seat: int, space: int = -1, other: int = -1,
     stop = game.stop
     game.stop = False
     guards = game.guards
+    # the direct forms, for a firing of the fields they take
+    direct = game.direct if other < 0 and not amount and not building and card < 0 else {}
     try:
         for _, rule, hook in hooks:
             if game.over or (seat >= 0 and st.bankrupt[seat]):
                 break
-            # conditions that fail on the firing's fields: the hook would do nothing
-            guard = guards.get(hook)
-            if guard is not None and not guard(game, seat, space, owner, (), 0, rule, None, 0):
-                continue
-            hook(game, Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount,
-                              building, card))
+            d = direct.get(hook)
+            if d is not None:  # it tests the hook's conditions itself
+                d(game, seat, space, owner, (), 0, rule, None, 0)
+            else:
+                # conditions that fail on the firing's fields: the hook would do nothing
+                guard = guards.get(hook)
+                if guard is not None and \
+                        not guard(game, seat, space, owner, (), 0, rule, None, 0):
+                    continue
+                hook(game, Firing(seat, space, owner, -1, (), 0, rule, None, 0, other, amount,
+                                  building, card))
             if game.stop:
                 break
     finally:

@@ -84,6 +84,25 @@ def _direct_tables(rb: Rulebook) -> DirectTables:
     return out
 
 
+# per deck, per card: the direct forms of its effects, or None if one has none
+CardDirects = tuple[tuple[tuple | None, ...], ...]
+
+
+def _card_directs(rb: Rulebook) -> CardDirects:
+    """Per deck and card, the direct forms of the card's effects (None unless every effect
+    has one): a card drawn on a direct hook obeys them with the firing's fields."""
+    made = rb.memo.get("card_directs")
+    if made is not None and made[0] is rb.decks:
+        return made[1]
+    direct = rb.direct
+    out: CardDirects = tuple(
+        tuple(None if None in ds else ds
+              for ds in (tuple(direct.get(e) for e in card.effects) for card in deck.cards))
+        for deck in rb.decks)
+    rb.memo["card_directs"] = (rb.decks, out)
+    return out
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(Holdings):
     """A game of a compiled rulebook between seated agents, from a seed."""
@@ -96,7 +115,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
-        "_quiet", "guards",
+        "_quiet", "guards", "direct", "_card_directs",
     )
 
     def __init__(
@@ -159,6 +178,9 @@ class Game(Holdings):
         self._doubles_hooks: tuple[DoublesDirect, ...] = tables[2]
         # the guards of the hooks of the game's course and of a throw
         self.guards: dict = rulebook.guards
+        # the direct forms of the hooks of the game's course and of the cards' effects
+        self.direct: dict = rulebook.direct
+        self._card_directs: CardDirects = _card_directs(rulebook)
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
         # triples, or what a face does after the move
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
@@ -327,10 +349,19 @@ class Game(Holdings):
         that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
+        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
         # every action sells or mortgages something, so this ends
         for _ in range(1 + 6 * len(self.rulebook.properties)):
-            if st.cash[seat] >= amount or not act.can_raise(self, seat):
+            if st.cash[seat] >= amount:
                 return
+            held = self._holdings
+            if held is None:
+                held = self.holdings()
+            for pos in held[seat]:  # act.can_raise, in line
+                if houses[pos] or hotels[pos] or not mortgaged[pos]:
+                    break
+            else:
+                return  # nothing left to sell or mortgage
             action = agent.raise_funds(self, seat, amount)
             if action is None:
                 if not debt or act.means(self, seat) < amount:
@@ -338,7 +369,11 @@ class Game(Holdings):
                 action = act.forced_raise(self, seat)
                 if action is None:
                     return
-            act.apply(self, seat, action)
+            run = act.APPLY.get(type(action))  # act.apply, in line for a player in the game
+            if run is None or st.bankrupt[seat]:
+                act.apply(self, seat, action)  # its refusal
+            else:
+                run(self, seat, action)
 
     def buildings_paid(self, pos: int) -> int:
         """What the lot's buildings cost: a hotel counts the houses turned in for it."""
@@ -451,6 +486,17 @@ class Game(Holdings):
         start = self.state.position[seat]
         self._move(seat, (dest - start) % self.rulebook.size, cause.rule, cause.dice,
                    cause.total, rent, cause.streak)
+
+    def advance_at(self, seat: int, dest: int, rule: str, dice: tuple, total: int,
+                   rent: RentContext | None, streak: int) -> None:
+        """advance_to for a cause of these fields, without its firing (a direct form's)."""
+        self._move(seat, (dest - self.state.position[seat]) % self._size, rule, dice, total,
+                   rent, streak)
+
+    def move_at(self, seat: int, steps: int, rule: str, dice: tuple, total: int,
+                streak: int) -> None:
+        """move_by for a cause of these fields, without its firing (a direct form's)."""
+        self._move(seat, steps, rule, dice, total, None, streak)
 
     def go_to_jail(self, seat: int, rule: str) -> None:
         """Straight to jail, by `rule`: no passing, no landing; the turn ends."""
@@ -599,7 +645,15 @@ class Game(Holdings):
             if self._log:
                 self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        rent = self.rent_at(pos, total, ctx, rule) * factor
+        sp = self.rulebook.spaces[pos]
+        if sp.kind == "street" and not st.mortgaged[pos]:
+            # rent_at's street, in line: the hot path of every game
+            rent = sp.rents[-1] if st.hotels[pos] else sp.rents[st.houses[pos]]
+            if ctx is not None:
+                rent *= ctx.factor
+            rent *= factor
+        else:
+            rent = self.rent_at(pos, total, ctx, rule) * factor
         if rent:
             if by and self._log:
                 for by_rule, mult in by:
@@ -628,31 +682,38 @@ class Game(Holdings):
         self.charge(seat, self.fine_account, amount, "tax", rule)
 
     def pay_per_building(self, f: Firing, per_house: int, per_hotel: int) -> None:
+        self.pay_per_building_at(f.player, per_house, per_hotel, f.rule)
+
+    def pay_per_building_at(self, seat: int, per_house: int, per_hotel: int,
+                            rule: str) -> None:
+        """pay_per_building for the player `seat`, by `rule`."""
         st = self.state
-        seat = f.player
         houses = hotels = 0
         for pos in self.rulebook.properties:
             if st.owner[pos] == seat:
                 houses += st.houses[pos]
                 hotels += st.hotels[pos]
         self.charge(seat, self.fine_account, houses * per_house + hotels * per_hotel,
-                    "repairs", f.rule)
+                    "repairs", rule)
 
     def pay_each(self, f: Firing, amount: int, collect: bool) -> None:
         """Pay every other player `amount`, or collect it from each of them; a player who
         goes bankrupt on the way (a payer's deeds can bring interest due) takes no further
         part."""
+        self.pay_each_at(f.player, amount, collect, f.rule)
+
+    def pay_each_at(self, seat: int, amount: int, collect: bool, rule: str) -> None:
+        """pay_each for the player `seat`, by `rule`."""
         st = self.state
-        seat = f.player
         for other in self.bidders():
             if st.bankrupt[seat]:
                 return
             if other == seat or st.bankrupt[other]:
                 continue
             if collect:
-                self.charge(other, seat, amount, "card", f.rule)
+                self.charge(other, seat, amount, "card", rule)
             else:
-                self.charge(seat, other, amount, "card", f.rule)
+                self.charge(seat, other, amount, "card", rule)
 
     def draw(self, f: Firing, deck_index: int) -> None:
         """Take the top card; put it under the deck (or keep it) and obey it: its effects
@@ -670,8 +731,18 @@ class Game(Holdings):
                 streak: int, deck_index: int) -> None:
         """draw, for the firing of a landing, a passing or doubles with these fields (a
         direct hook's): the card's firing is built only for a card with effects to obey."""
+        deck = self.state.decks[deck_index]
+        top = deck[0] if deck else -1  # the card taken
         card = self._take_card(seat, rule, deck_index)
         if card is None or not card.effects:
+            return
+        directs = self._card_directs[deck_index][top]
+        if directs is not None:  # the card's firing is a card's: its rent is its own
+            by = card.rule
+            for direct in directs:
+                direct(self, seat, space, owner, dice, total, by, None, streak)
+                if self.stop:
+                    return
             return
         by_card = Firing(seat, space, owner, -1, dice, total, card.rule, None, streak)
         for effect in card.effects:
@@ -735,7 +806,8 @@ class Game(Holdings):
             raise act.IllegalAction(rb.origins["jail_fine"], f"unknown jail choice {choice!r}")
         # counted once the choice is valid: a refusal changes nothing; never past the last
         # turn (a player alone in the game, who is never made bankrupt, may fail to pay)
-        st.jail_turns[seat] = min(st.jail_turns[seat] + 1, s.jail_turns)
+        turns = st.jail_turns[seat] + 1
+        st.jail_turns[seat] = turns if turns < s.jail_turns else s.jail_turns
         dice = self.roll(seat, "turn")
         if self.tally is not None:
             self.tally.thrown()
@@ -897,10 +969,46 @@ class Game(Holdings):
                 if self.tally is not None:
                     self._throw_ended(seat)
                 if not st.bankrupt[seat]:
-                    self._manage(seat)
+                    # the player's decisions (_manage, in line: the path of every turn)
+                    agent = self.agents[seat]
+                    apply = act.APPLY
+                    for _ in range(MAX_ACTIONS):
+                        action = agent.manage(self, seat)
+                        if action is None:
+                            break
+                        run = apply.get(type(action))  # act.apply, in line
+                        if run is None:
+                            act.apply(self, seat, action)  # its refusal
+                        else:
+                            run(self, seat, action)
+                        if st.bankrupt[seat] or self.over:
+                            break
             except GameOver:
                 pass
-            self._next()
+            # the next player (_next, in line)
+            st.turn += 1
+            if self.over:
+                return
+            n = st.players
+            seat = st.current + 1
+            if seat == n:
+                seat = 0
+                st.round += 1
+            bankrupt = st.bankrupt
+            if bankrupt[seat]:
+                for _ in range(n - 1):
+                    seat += 1
+                    if seat == n:
+                        seat = 0
+                        st.round += 1
+                    if not bankrupt[seat]:
+                        break
+            st.current = seat
+            if st.turn >= self._turn_limit:
+                if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
+                    endings.time_limit_reached(self)
+                else:
+                    endings.at_turn_limit(self, self._limit_reason)
             return
         if self.rulebook.count_turns:
             taken = st.turns_taken
@@ -987,7 +1095,8 @@ class Game(Holdings):
             action = agent.between(self, seat)
 
     def _manage(self, seat: int) -> None:
-        """The player's decisions between rolls: one action at a time, until it passes."""
+        """The player's decisions between rolls: one action at a time, until it passes.
+        (play_turn has it in line for a turn without extras: the two go together.)"""
         agent = self.agents[seat]
         st = self.state
         for _ in range(MAX_ACTIONS):
@@ -999,6 +1108,8 @@ class Game(Holdings):
                 return
 
     def _next(self) -> None:
+        """The turn is over: the next player still in the game, and the bounds. (play_turn
+        has it in line for a turn without extras: the two go together.)"""
         st = self.state
         n = st.players
         st.turn += 1

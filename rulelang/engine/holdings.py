@@ -166,7 +166,7 @@ class Holdings:
                     a = b = -2
                     break
         whole = a if a >= 0 and b < 0 else -1
-        pair = (min(a, b), max(a, b)) if b >= 0 else None
+        pair = None if b < 0 else (a, b) if a < b else (b, a)
         before = self._whole[g]
         rb = self.rulebook
         street = rb.is_street[rb.groups[g][0]]
@@ -177,8 +177,11 @@ class Holdings:
         if whole != before:
             self._whole[g] = whole
             if street:
+                held = self._whole
                 for p in (before, whole):
                     if p >= 0:
-                        self._streets[p] = tuple(
-                            h for h in rb.street_groups if self._whole[h] == p
-                        )
+                        groups = []  # a loop, not a generator: run on every deed
+                        for h in rb.street_groups:
+                            if held[h] == p:
+                                groups.append(h)
+                        self._streets[p] = tuple(groups)
