@@ -310,47 +310,15 @@ class DefaultAgent(Agent):
         if held is None:
             held = game.holdings()
         owned = held[seat]
-        st, rb = game.state, game.rulebook
+        rb = game.rulebook
         permits = rb.permits
-        houses, hotels, spaces = st.houses, st.hotels, rb.spaces
-        # 1. mortgage lots outside whole groups, cheapest first (_cheapest_mortgage, in line:
-        # the first step of every raising of funds)
-        full = game._streets[seat]
-        mortgaged, group_of, is_street, groups = st.mortgaged, rb.group_of, rb.is_street, \
-            rb.groups
-        refused = self._asks_mortgage
-        best, least = -1, 0
-        for q in owned:
-            if mortgaged[q]:
-                continue
-            g = group_of[q]
-            if g in full:
-                continue
-            value = spaces[q].mortgage
-            if best < 0 or value < least:
-                if is_street[q]:  # not in a group with buildings
-                    built = False
-                    for r in groups[g]:
-                        if houses[r] or hotels[r]:
-                            built = True
-                            break
-                    if built:
-                        continue
-                if refused and not _may(game, seat, self._mortgages[q]):
-                    continue
-                best, least = q, value
+        # 1. mortgage lots outside whole groups, cheapest first
+        best = self._cheapest_mortgage(game, seat, owned, game._streets[seat])
         if best >= 0:
             return self._mortgages[best]
         # 2. sell buildings, evenly, from the cheapest group: the highest level, then the
-        # cheapest house (_top_sale without asking, in line)
-        hotel_level = game.settings.max_houses + 1
-        top, top_level, top_cost = -1, 0, 0
-        for q in owned:
-            level = hotel_level if hotels[q] else houses[q]
-            if level:
-                cost = spaces[q].house_cost
-                if level > top_level or (level == top_level and cost < top_cost):
-                    top, top_level, top_cost = q, level, cost
+        # cheapest house
+        top = self._top_sale(game, seat, owned, False)
         if top >= 0:
             sale = self._sale(game, top)
             # the best of all is the best the permissions allow, if they allow it (a sale of

@@ -960,87 +960,65 @@ class Game(Holdings):
                 return
             self.stop = False
         self._laps_start = st.laps[:]
-        if not self._turn_extras:  # roll (or a turn in jail), then manage
-            try:
-                if st.in_jail[seat]:
-                    self._jail_turn(seat)
-                else:
-                    self._rolls(seat)
-                if self.tally is not None:
-                    self._throw_ended(seat)
-                if not st.bankrupt[seat]:
-                    # the player's decisions (_manage, in line: the path of every turn)
-                    agent = self.agents[seat]
-                    apply = act.APPLY
-                    for _ in range(MAX_ACTIONS):
-                        action = agent.manage(self, seat)
-                        if action is None:
-                            break
-                        run = apply.get(type(action))  # act.apply, in line
-                        if run is None:
-                            act.apply(self, seat, action)  # its refusal
-                        else:
-                            run(self, seat, action)
-                        if st.bankrupt[seat] or self.over:
-                            break
-            except GameOver:
-                pass
-            # the next player (_next, in line)
-            st.turn += 1
-            if self.over:
-                return
-            n = st.players
-            seat = st.current + 1
-            if seat == n:
-                seat = 0
-                st.round += 1
-            bankrupt = st.bankrupt
-            if bankrupt[seat]:
-                for _ in range(n - 1):
-                    seat += 1
-                    if seat == n:
-                        seat = 0
-                        st.round += 1
-                    if not bankrupt[seat]:
+        extras = self._turn_extras
+        try:
+            if extras:  # turns counted, rules of the turn's start, of a turn in jail
+                self._extras_and_rolls(seat)
+            elif st.in_jail[seat]:
+                self._jail_turn(seat)
+            else:
+                self._rolls(seat)
+            if self.tally is not None:
+                self._throw_ended(seat)
+            if not st.bankrupt[seat]:
+                # the player's decisions between rolls: one action at a time, until it passes
+                agent = self.agents[seat]
+                apply = act.APPLY
+                for _ in range(MAX_ACTIONS):
+                    action = agent.manage(self, seat)
+                    if action is None:
                         break
-            st.current = seat
-            if st.turn >= self._turn_limit:
-                if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
-                    endings.time_limit_reached(self)
-                else:
-                    endings.at_turn_limit(self, self._limit_reason)
-            return
+                    run = apply.get(type(action))  # act.apply, in line
+                    if run is None:
+                        act.apply(self, seat, action)  # its refusal
+                    else:
+                        run(self, seat, action)
+                    if st.bankrupt[seat] or self.over:
+                        break
+                if extras:
+                    turn_end = self.rulebook.course.turn_end
+                    if turn_end and not st.bankrupt[seat] and not self.over:
+                        course.fire(self, turn_end, seat)
+        except GameOver:
+            pass
+        self._next()
+
+    def _extras_and_rolls(self, seat: int) -> None:
+        """A turn's start and throws when the rulebook counts turns or has rules of the
+        turn's start or of a turn in jail: those, then the throws (or a turn in jail)."""
+        st = self.state
         if self.rulebook.count_turns:
             taken = st.turns_taken
             if len(taken) < st.players:  # a game saved before turns were counted
                 taken.extend([0] * (st.players - len(taken)))
             taken[seat] += 1
-        try:
-            for _, rule, hook in self.rulebook.turn_start_hooks:
-                pos = st.position[seat]
-                hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
-            c = self.rulebook.course
-            if not self.stop:
-                if st.in_jail[seat]:
-                    if c.jail_turn:
-                        course.fire(self, c.jail_turn, seat)
-                    if self.stop:
-                        pass
-                    elif st.in_jail[seat]:
-                        self._jail_turn(seat)
-                    else:  # freed by a rule: a free turn
-                        self._rolls(seat)
-                else:
-                    self._rolls(seat)
-            if self.tally is not None:
-                self._throw_ended(seat)
-            if not st.bankrupt[seat]:
-                self._manage(seat)
-                if c.turn_end and not st.bankrupt[seat] and not self.over:
-                    course.fire(self, c.turn_end, seat)
-        except GameOver:
-            pass
-        self._next()
+        for _, rule, hook in self.rulebook.turn_start_hooks:
+            pos = st.position[seat]
+            hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
+        c = self.rulebook.course
+        if self.stop:
+            return
+        if st.in_jail[seat]:
+            if c.jail_turn:
+                course.fire(self, c.jail_turn, seat)
+            if self.stop:
+                pass
+            elif st.in_jail[seat]:
+                self._jail_turn(seat)
+            else:  # freed by a rule: a free turn
+                self._rolls(seat)
+        else:
+            self._rolls(seat)
 
     def _throw_ended(self, seat: int) -> None:
         """The turn's last throw is over: the tally counts where it left the player."""
@@ -1094,22 +1072,8 @@ class Game(Holdings):
                 return
             action = agent.between(self, seat)
 
-    def _manage(self, seat: int) -> None:
-        """The player's decisions between rolls: one action at a time, until it passes.
-        (play_turn has it in line for a turn without extras: the two go together.)"""
-        agent = self.agents[seat]
-        st = self.state
-        for _ in range(MAX_ACTIONS):
-            action = agent.manage(self, seat)
-            if action is None:
-                return
-            act.apply(self, seat, action)
-            if st.bankrupt[seat] or self.over:
-                return
-
     def _next(self) -> None:
-        """The turn is over: the next player still in the game, and the bounds. (play_turn
-        has it in line for a turn without extras: the two go together.)"""
+        """The turn is over: the next player still in the game, and the bounds."""
         st = self.state
         n = st.players
         st.turn += 1
