@@ -31,7 +31,9 @@ from scenario import RULESETS
 from transcripts import label_changes
 
 SEEDS = range(8)
-TABLES = (("default",) * 4, ("random",) * 4, ("default", "random", "default", "random"))
+# Quickest first: a case met by a mixed table's first games is not played by random agents
+# alone, whose games are the longest (a case's own agents, CASE_TABLES, go before all).
+TABLES = (("default", "random", "default", "random"), ("default",) * 4, ("random",) * 4)
 MAX_TURNS = 600
 
 P1 = "when the game starts: shuffle the decks"
@@ -172,7 +174,7 @@ def test_the_rule_is_what_the_games_meet(tmp_path, label):
     """The official rulebook and the copy with the rule idled play other games: the case is
     met, and nothing but the rule does what it says."""
     official, idle = _copies(tmp_path, label)
-    for table in TABLES + CASE_TABLES.get(label, ()):
+    for table in CASE_TABLES.get(label, ()) + TABLES:
         for seed in SEEDS:
             if label_changes(_log(official, table, seed), _log(idle, table, seed))[1]:
                 return
@@ -199,5 +201,5 @@ def test_the_forced_exit_is_the_rule_s(tmp_path):
                       jail_roll_hooks=tuple(spying(h) for h in official.jail_roll_hooks))
     assert len(rb.jail_roll_hooks) == 2  # J1 and J2, and nothing else
     for seed in SEEDS:
-        _log(rb, TABLES[0], seed)
+        _log(rb, ("default",) * 4, seed)
     assert True in freed and False in freed  # by doubles (J1), and after the last turn (J2)
