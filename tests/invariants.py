@@ -123,9 +123,9 @@ class Checker:
         # The seats are looked at one by one only when one may break a rule: a bankrupt or
         # jailed player, jail turns or a position out of their range (C-speed tests first).
         position, jail_turns = st.position, st.jail_turns
-        if any(st.bankrupt) or any(st.in_jail) or min(jail_turns) < 0 \
-                or max(jail_turns) > s.jail_turns or min(position) < 0 \
-                or max(position) >= rb.size:
+        if any(st.bankrupt) or any(st.in_jail) or min(jail_turns, default=0) < 0 \
+                or max(jail_turns, default=0) > s.jail_turns \
+                or min(position, default=0) < 0 or max(position, default=0) >= rb.size:
             self.check_seats()
         # The deeds and the buildings are checked again only when what they read changed
         # since they last passed, and the cards only when a deck or a hand did: a transfer,
@@ -172,7 +172,7 @@ class Checker:
         cash = st.cash
         if sum(cash) != 0:
             self.fail(f"money was created or destroyed: the accounts add up to {sum(cash)}")
-        if min(cash[:st.players]) < 0:
+        if min(cash[:st.players], default=0) < 0:
             for seat in range(st.players):
                 if cash[seat] < 0:
                     self.fail(f"seat {seat} holds {cash[seat]}: below zero")
