@@ -153,14 +153,14 @@ def official(tmp_path_factory):
     shutil.copytree(RULESETS, where)
     loaded = {}
 
-    def official(label: str) -> rulelang.Rulebook:
+    def rulebook_of(label: str) -> rulelang.Rulebook:
         played, _holder, _when, *common = CASES[label]
         key = (played, tuple(common), OPTIONS.get(label, ()))
         if key not in loaded:
             loaded[key] = _load_case(where / f"case{len(loaded)}.rules", played, common,
                                      key[2])
         return loaded[key]
-    return official
+    return rulebook_of
 
 
 def _load_case(case, played: str, common, options) -> rulelang.Rulebook:
@@ -201,7 +201,7 @@ def test_the_rule_is_what_the_games_meet(tmp_path, official, label):
 def test_the_forced_exit_is_the_rule_s(official):
     """J2 frees the player after its last jail turn itself, before the engine's own exit
     would: its hook is seen letting a player out, the fine paid by its rule."""
-    official = official("J1")
+    rulebook = official("J1")
     freed = []
 
     def spying(hook):
@@ -214,8 +214,8 @@ def test_the_forced_exit_is_the_rule_s(official):
                 freed.append(bool(f.streak))
         return owners, rule, spy
 
-    rb = attrs.evolve(official,
-                      jail_roll_hooks=tuple(spying(h) for h in official.jail_roll_hooks))
+    rb = attrs.evolve(rulebook,
+                      jail_roll_hooks=tuple(spying(h) for h in rulebook.jail_roll_hooks))
     assert len(rb.jail_roll_hooks) == 2  # J1 and J2, and nothing else
     for seed in SEEDS:
         _log(rb, ("default",) * 4, seed)
