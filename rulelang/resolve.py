@@ -378,9 +378,7 @@ class _Merger:
             self.dice = dice
             self.dice_decls = {}  # new dice: the parent's declarations name other dice
         self.dice_decls.update(decls)
-        for item in items:
-            if isinstance(item, ast.Rename):
-                self._rename(item)
+        self._rename([item for item in items if isinstance(item, ast.Rename)])
         self.has_parent = True
 
     def _unchanged_settings(self, items: list[ast.Item]) -> None:
@@ -459,29 +457,47 @@ class _Merger:
                     hint=hint)
         return None
 
-    def _rename(self, item: ast.Rename) -> None:
-        old, new = item.old.value, item.new.value
-        if old == new:
-            self._error("W109", f"this renames the {item.what} '{old}' to its own name",
-                        item.new.span, hint="drop this line")
+    def _rename(self, renames: list[ast.Rename]) -> None:
+        """A file's renames, in their order, applied to everything merged so far in one pass:
+        each renamed field's value goes through the renames in turn, as one pass per rename
+        would take it (a themed rulebook renames dozens of spaces)."""
+        known = {what: self._names(what) for what in _RENAMED_FIELDS}
+        steps: list[tuple[dict, str, str]] = []
+        for item in renames:
+            old, new = item.old.value, item.new.value
+            if old == new:
+                self._error("W109", f"this renames the {item.what} '{old}' to its own name",
+                            item.new.span, hint="drop this line")
+                continue
+            if item.what == "building":
+                self.buildings[old] = item.new
+                continue
+            if old not in known[item.what]:
+                self._apply_renames(steps)  # the hint reads the names as they now stand
+                steps = []
+                code = {"space": "E104", "group": "E108", "deck": "E105"}[item.what]
+                self._error(code, f"unknown {item.what} '{old}'", item.old.span,
+                            hint=did_you_mean(old, self._names(item.what)))
+                continue
+            known[item.what].discard(old)
+            known[item.what].add(new)
+            steps.append((_RENAMED_FIELDS[item.what], old, new))
+        self._apply_renames(steps)
+
+    def _apply_renames(self, steps: list[tuple[dict, str, str]]) -> None:
+        if not steps:
             return
-        if item.what == "building":
-            self.buildings[old] = item.new
-            return
-        known = self._names(item.what)
-        if old not in known:
-            code = {"space": "E104", "group": "E108", "deck": "E105"}[item.what]
-            self._error(code, f"unknown {item.what} '{old}'", item.old.span,
-                        hint=did_you_mean(old, known))
-            return
-        fields = _RENAMED_FIELDS[item.what]
 
         def rename(node):
-            field = fields.get(type(node))
-            text = getattr(node, field) if field else None
-            if text is None or text.value != old:
-                return node
-            return attrs.evolve(node, **{field: attrs.evolve(text, value=new)})
+            changes = {}
+            for fields, old, new in steps:
+                field = fields.get(type(node))
+                if field is None:
+                    continue
+                text = changes.get(field, getattr(node, field))
+                if text is not None and text.value == old:
+                    changes[field] = attrs.evolve(text, value=new)
+            return attrs.evolve(node, **changes) if changes else node
 
         self.board = _rewrite(self.board, rename)
         self.decks = list(_rewrite(tuple(self.decks), rename))

@@ -57,8 +57,8 @@ class Checker:
         self.ends = 0
         self.settling: set[int] = set()
         self._last = ""
-        self._holdings: tuple = ()  # what the deeds and buildings last passed with
-        self._cards: tuple = ()  # what the decks and the hands last passed with
+        self._holdings: list = []  # what the deeds and buildings last passed with
+        self._cards: list = []  # what the decks and the hands last passed with
 
     def bind(self, game: Game, rb: rulelang.Rulebook) -> None:
         self.game = game
@@ -119,9 +119,40 @@ class Checker:
         """Every invariant of the state as it stands; a card being drawn may be in transit."""
         game = self.game
         st, rb, s = game.state, game.rulebook, game.settings
-        n = st.players
         self.check_money()
-        for seat in range(n):
+        # The seats are looked at one by one only when one may break a rule: a bankrupt or
+        # jailed player, jail turns or a position out of their range (C-speed tests first).
+        position, jail_turns = st.position, st.jail_turns
+        if any(st.bankrupt) or any(st.in_jail) or min(jail_turns, default=0) < 0 \
+                or max(jail_turns, default=0) > s.jail_turns \
+                or min(position, default=0) < 0 or max(position, default=0) >= rb.size:
+            self.check_seats()
+        # The deeds and the buildings are checked again only when what they read changed
+        # since they last passed, and the cards only when a deck or a hand did: a transfer,
+        # a move or a roll leaves them as they were, and the same state gets the same
+        # verdict. Lists compare in C; a copy is kept only when they changed.
+        held = self._holdings
+        if not held or st.owner != held[0] or st.mortgaged != held[1] \
+                or st.houses != held[2] or st.hotels != held[3] or st.bankrupt != held[4] \
+                or self.settling != held[5] or st.bank_houses != held[6] \
+                or st.bank_hotels != held[7]:
+            self.check_holdings()
+            self._holdings = [st.owner[:], st.mortgaged[:], st.houses[:], st.hotels[:],
+                              st.bankrupt[:], set(self.settling), st.bank_houses,
+                              st.bank_hotels]
+        cards = self._cards
+        if not cards or st.decks != cards[0] or st.jail_cards != cards[1] \
+                or in_transit != cards[2]:
+            self.check_cards(in_transit)
+            self._cards = [[d[:] for d in st.decks], [h[:] for h in st.jail_cards],
+                           in_transit]
+
+    def check_seats(self) -> None:
+        """Bankrupt players hold nothing, a jailed player stands on the jail, jail turns
+        and positions within their range."""
+        game = self.game
+        st, rb, s = game.state, game.rulebook, game.settings
+        for seat in range(st.players):
             if st.bankrupt[seat] and seat not in self.settling:
                 if st.cash[seat] or st.jail_cards[seat]:
                     self.fail(f"bankrupt seat {seat} still holds cash or a card")
@@ -133,21 +164,6 @@ class Checker:
                 self.fail(f"seat {seat} has spent {st.jail_turns[seat]} turns in jail")
             if not 0 <= st.position[seat] < rb.size:
                 self.fail(f"seat {seat} is off the board")
-        # deeds: `owner` gives each deed exactly one holder, the bank (-1) or a player
-        owner, houses, hotels, mortgaged = st.owner, st.houses, st.hotels, st.mortgaged
-        # The deeds and the buildings are checked again only when what they read changed
-        # since they last passed: a transfer, a move or a roll leaves them as they were, and
-        # the same state gets the same verdict.
-        holdings = (tuple(owner), tuple(mortgaged), tuple(houses), tuple(hotels),
-                    tuple(st.bankrupt), frozenset(self.settling), st.bank_houses,
-                    st.bank_hotels)
-        if holdings != self._holdings:
-            self.check_holdings()
-            self._holdings = holdings
-        cards = (tuple(map(tuple, st.decks)), tuple(map(tuple, st.jail_cards)), in_transit)
-        if cards != self._cards:
-            self.check_cards(in_transit)
-            self._cards = cards
 
     def check_money(self) -> None:
         """Players, the bank and every pot are accounts of `cash`; transfers only move it, and
@@ -156,9 +172,10 @@ class Checker:
         cash = st.cash
         if sum(cash) != 0:
             self.fail(f"money was created or destroyed: the accounts add up to {sum(cash)}")
-        for seat in range(st.players):
-            if cash[seat] < 0:
-                self.fail(f"seat {seat} holds {cash[seat]}: below zero")
+        if min(cash[:st.players], default=0) < 0:
+            for seat in range(st.players):
+                if cash[seat] < 0:
+                    self.fail(f"seat {seat} holds {cash[seat]}: below zero")
 
     def check_holdings(self) -> None:
         """Deeds and buildings."""

@@ -23,6 +23,12 @@ def ci_examples(n: int):
     return lambda test: test
 
 
+def ci_count(short: int, long: int) -> int:
+    """A count of games or examples drawn by hand (not by hypothesis): `short` under the
+    short profiles, `long` otherwise."""
+    return short if settings.get_current_profile_name() in SHORT_PROFILES else long
+
+
 def players(ruleset: str) -> st.SearchStrategy[int]:
     """A player count within the rulebook's range."""
     low, high = load(ruleset).settings.players

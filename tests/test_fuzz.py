@@ -1,8 +1,9 @@
 """No input makes the checker raise: random text and bytes, rulebooks generated from the grammar,
 mutations of every ruleset, and the awkward files (empty, a directory, missing, huge).
 
-The budget is small in CI; `RULELANG_FUZZ_EXAMPLES=N` runs N examples per property (the longer
-run of docs/performance.md). Each example goes through `check_path` as the CLI calls it and
+The budget is small in CI: 20 examples per property under the ci profile, 40 under the others
+(`--hypothesis-profile=long`); `RULELANG_FUZZ_EXAMPLES=N` runs N (the longer run of
+docs/performance.md). Each example goes through `check_path` as the CLI calls it and
 every diagnostic is rendered, so a crash anywhere between reading and rendering fails here.
 """
 
@@ -28,14 +29,14 @@ from rulelang.diagnostics import CODES, RuleError, RuleErrors, render, to_json
 from rulelang.parse import parse_text
 from rulelang.recover import MAX_SYNTAX_ERRORS
 from rulelang_cli.check_cmd import check as check_cmd
-from strategies import SEEDS, conditions, expressions
+from strategies import SEEDS, ci_count, conditions, expressions
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted((ROOT / "rulesets").rglob("*.rules"))
 # By path under rulesets/: a mutated house rule is checked in house/, where it extends "../x".
 SOURCES = {p.relative_to(ROOT / "rulesets").as_posix(): p.read_text(encoding="utf-8")
            for p in RULESETS}
-EXAMPLES = int(os.environ.get("RULELANG_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("RULELANG_FUZZ_EXAMPLES", ci_count(20, 40)))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 
@@ -216,7 +217,7 @@ _BUILT = {"E202", "E204", "E205", "E208", "E009", "E010", "E013", "E210", "E019"
 
 
 @FUZZ
-@given(_grammar_rulebooks())
+@given(st.deferred(_grammar_rulebooks))  # the grammar's parser built when the test runs
 def test_generated_rulebooks_parse_and_check(folder, text):
     """A rulebook the grammar generates parses, and checks without raising."""
     try:
