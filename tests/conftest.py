@@ -1,8 +1,11 @@
-"""Test session settings: the hypothesis profiles, --runslow, and the invariant tally."""
+"""Test session settings: the hypothesis profiles, --runslow, the project's bytecode, and the
+invariant tally."""
 
 from __future__ import annotations
 
+import compileall
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -23,6 +26,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", help="run the tests marked slow")
+
+
+def pytest_configure(config):
+    """The project's bytecode compiled once, before any worker starts: every `rulelang` the
+    tests start in a child process would otherwise compile the package again where
+    PYTHONDONTWRITEBYTECODE is set (about 0.08 s of each start). Only stale files are
+    compiled; a tree that cannot be written is left as it is."""
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller did it
+        return
+    root = Path(__file__).resolve().parent.parent
+    for package in (root / "rulelang", root / "cli" / "rulelang_cli"):
+        compileall.compile_dir(package, quiet=2)
 
 
 def pytest_collection_modifyitems(config, items):
