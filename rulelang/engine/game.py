@@ -182,14 +182,15 @@ class Game(Holdings):
         self.direct: dict = rulebook.direct
         self._card_directs: CardDirects = _card_directs(rulebook)
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
-        # triples, or what a face does after the move
+        # triples, or what a face does after the move; or a tally counts the throws
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
-                                  or rulebook.triples_hooks or rulebook.after_face_hooks)
+                                  or rulebook.triples_hooks or rulebook.after_face_hooks
+                                  or tally is not None)
         c = rulebook.course
         # a turn does more than roll and manage: counted turns, rules at its start or end,
-        # rules of a turn in jail
+        # rules of a turn in jail; or a tally counts where its throws end
         self._turn_extras = bool(rulebook.count_turns or rulebook.turn_start_hooks
-                                 or c.jail_turn or c.turn_end)
+                                 or c.jail_turn or c.turn_end or tally is not None)
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -462,8 +463,8 @@ class Game(Holdings):
         # its firing is built
         owner = st.owner[pos]
         whose = NOBODY if owner < 0 else OWN if owner == seat else OTHER
-        self._depth += 1
-        if self._depth > MAX_CHAIN:
+        depth = self._depth = self._depth + 1
+        if depth > MAX_CHAIN:
             self.chain_cut(seat, rule)
         for owners, by, hook, direct in hooks:
             if owners & whose:
@@ -897,10 +898,10 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
-            if self.tally is not None:
-                self.tally.thrown()
             streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
             if extras:
+                if self.tally is not None:
+                    self.tally.thrown()
                 if rb.face_hooks:
                     self._faces(seat, dice, total, streak)
                     if self.stop:
@@ -955,21 +956,20 @@ class Game(Holdings):
                     self._between_turns(seat)
                 except GameOver:
                     pass
-            if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
-                self._next()
-                return
-            self.stop = False
+                if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
+                    self._next()
+                    return
+                self.stop = False
         self._laps_start = st.laps[:]
         extras = self._turn_extras
         try:
-            if extras:  # turns counted, rules of the turn's start, of a turn in jail
+            if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
                 self._extras_and_rolls(seat)
+                self._throw_ended(seat)
             elif st.in_jail[seat]:
                 self._jail_turn(seat)
             else:
                 self._rolls(seat)
-            if self.tally is not None:
-                self._throw_ended(seat)
             if not st.bankrupt[seat]:
                 # the player's decisions between rolls: one action at a time, until it passes
                 agent = self.agents[seat]
