@@ -115,6 +115,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
+        "_laps_turn", "_laps_at",
         "_quiet", "guards", "direct", "_card_directs",
     )
 
@@ -166,7 +167,10 @@ class Game(Holdings):
         self._depth = 0
         self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
         self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
-        self._laps_start = [0] * n  # each player's laps when the current turn began
+        # each player's laps when the current turn began, kept on its first lap counted:
+        # up to date while `_laps_at` is `_laps_turn`, the turn begun last (play_turn)
+        self._laps_start = [0] * n
+        self._laps_turn = self._laps_at = -1
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
@@ -396,7 +400,18 @@ class Game(Holdings):
         """The times the player passed GO since the current turn began (laps are counted
         only when a rule reads them)."""
         laps = self.state.laps
-        return laps[seat] - self._laps_start[seat] if seat < len(laps) else 0
+        if seat >= len(laps) or self._laps_at != self._laps_turn:
+            return 0
+        return laps[seat] - self._laps_start[seat]
+
+    def count_lap(self, seat: int) -> None:
+        """One more lap for the player; the first of a turn keeps everyone's laps before it,
+        those at the turn's start (laps_this_turn)."""
+        st = self.state
+        if self._laps_at != self._laps_turn:
+            self._laps_start = st.laps[:]
+            self._laps_at = self._laps_turn
+        st.laps[seat] += 1
 
     def net_worth(self, seat: int) -> int:
         """The printed valuation of the short games (endings.valuation)."""
@@ -960,7 +975,7 @@ class Game(Holdings):
                     self._next()
                     return
                 self.stop = False
-        self._laps_start = st.laps[:]
+        self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
         extras = self._turn_extras
         try:
             if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
