@@ -354,7 +354,7 @@ class Game(Holdings):
         that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
-        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+        houses, hotels = st.houses, st.hotels
         # every action sells or mortgages something, so this ends
         for _ in range(1 + 6 * len(self.rulebook.properties)):
             if st.cash[seat] >= amount:
@@ -362,11 +362,13 @@ class Game(Holdings):
             held = self._holdings
             if held is None:
                 held = self.holdings()
-            for pos in held[seat]:  # act.can_raise, in line
-                if houses[pos] or hotels[pos] or not mortgaged[pos]:
-                    break
-            else:
-                return  # nothing left to sell or mortgage
+            # act.can_raise, in line: a lot not mortgaged, else a building on a mortgaged one
+            if len(self._mortgaged[seat]) == len(held[seat]):
+                for pos in held[seat]:
+                    if houses[pos] or hotels[pos]:
+                        break
+                else:
+                    return  # nothing left to sell or mortgage
             action = agent.raise_funds(self, seat, amount)
             if action is None:
                 if not debt or act.means(self, seat) < amount:
