@@ -1055,12 +1055,12 @@ def _roll_again_direct(g: Game, player: int, space: int, owner: int, dice: tuple
 
 
 def _count_lap(g: Game, f: Firing):
-    g.state.laps[f.player] += 1
+    g.count_lap(f.player)
 
 
 def _count_lap_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
                       rule: str, rent, streak: int):
-    g.state.laps[player] += 1
+    g.count_lap(player)
 
 
 def _then_rolled(effects: tuple):

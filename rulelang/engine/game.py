@@ -115,6 +115,7 @@ class Game(Holdings):
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
+        "_laps_turn", "_laps_at",
         "_quiet", "guards", "direct", "_card_directs",
     )
 
@@ -166,7 +167,10 @@ class Game(Holdings):
         self._depth = 0
         self._unpaid = -1  # the seat whose `a player cannot pay` rules are running
         self._first = ("", False)  # the setup's first player: (by which rule, tie-break)
-        self._laps_start = [0] * n  # each player's laps when the current turn began
+        # each player's laps when the current turn began, kept on its first lap counted:
+        # up to date while `_laps_at` is `_laps_turn`, the turn begun last (play_turn)
+        self._laps_start = [0] * n
+        self._laps_turn = self._laps_at = -1
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
@@ -182,14 +186,15 @@ class Game(Holdings):
         self.direct: dict = rulebook.direct
         self._card_directs: CardDirects = _card_directs(rulebook)
         # a throw fires more than the doubles rules: dice faces, `when a player rolls`,
-        # triples, or what a face does after the move
+        # triples, or what a face does after the move; or a tally counts the throws
         self._throw_extras = bool(rulebook.face_hooks or rulebook.roll_hooks
-                                  or rulebook.triples_hooks or rulebook.after_face_hooks)
+                                  or rulebook.triples_hooks or rulebook.after_face_hooks
+                                  or tally is not None)
         c = rulebook.course
         # a turn does more than roll and manage: counted turns, rules at its start or end,
-        # rules of a turn in jail
+        # rules of a turn in jail; or a tally counts where its throws end
         self._turn_extras = bool(rulebook.count_turns or rulebook.turn_start_hooks
-                                 or c.jail_turn or c.turn_end)
+                                 or c.jail_turn or c.turn_end or tally is not None)
         self.max_turns = max_turns  # also sets the turn at which the clock or the cap stops
         size = rulebook.size
         decks = [list(range(len(d.cards))) for d in rulebook.decks]
@@ -349,7 +354,7 @@ class Game(Holdings):
         that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
-        houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+        houses, hotels = st.houses, st.hotels
         # every action sells or mortgages something, so this ends
         for _ in range(1 + 6 * len(self.rulebook.properties)):
             if st.cash[seat] >= amount:
@@ -357,11 +362,13 @@ class Game(Holdings):
             held = self._holdings
             if held is None:
                 held = self.holdings()
-            for pos in held[seat]:  # act.can_raise, in line
-                if houses[pos] or hotels[pos] or not mortgaged[pos]:
-                    break
-            else:
-                return  # nothing left to sell or mortgage
+            # act.can_raise, in line: a lot not mortgaged, else a building on a mortgaged one
+            if len(self._mortgaged[seat]) == len(held[seat]):
+                for pos in held[seat]:
+                    if houses[pos] or hotels[pos]:
+                        break
+                else:
+                    return  # nothing left to sell or mortgage
             action = agent.raise_funds(self, seat, amount)
             if action is None:
                 if not debt or act.means(self, seat) < amount:
@@ -395,7 +402,18 @@ class Game(Holdings):
         """The times the player passed GO since the current turn began (laps are counted
         only when a rule reads them)."""
         laps = self.state.laps
-        return laps[seat] - self._laps_start[seat] if seat < len(laps) else 0
+        if seat >= len(laps) or self._laps_at != self._laps_turn:
+            return 0
+        return laps[seat] - self._laps_start[seat]
+
+    def count_lap(self, seat: int) -> None:
+        """One more lap for the player; the first of a turn keeps everyone's laps before it,
+        those at the turn's start (laps_this_turn)."""
+        st = self.state
+        if self._laps_at != self._laps_turn:
+            self._laps_start = st.laps[:]
+            self._laps_at = self._laps_turn
+        st.laps[seat] += 1
 
     def net_worth(self, seat: int) -> int:
         """The printed valuation of the short games (endings.valuation)."""
@@ -462,8 +480,8 @@ class Game(Holdings):
         # its firing is built
         owner = st.owner[pos]
         whose = NOBODY if owner < 0 else OWN if owner == seat else OTHER
-        self._depth += 1
-        if self._depth > MAX_CHAIN:
+        depth = self._depth = self._depth + 1
+        if depth > MAX_CHAIN:
             self.chain_cut(seat, rule)
         for owners, by, hook, direct in hooks:
             if owners & whose:
@@ -897,10 +915,10 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
-            if self.tally is not None:
-                self.tally.thrown()
             streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
             if extras:
+                if self.tally is not None:
+                    self.tally.thrown()
                 if rb.face_hooks:
                     self._faces(seat, dice, total, streak)
                     if self.stop:
@@ -955,21 +973,20 @@ class Game(Holdings):
                     self._between_turns(seat)
                 except GameOver:
                     pass
-            if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
-                self._next()
-                return
-            self.stop = False
-        self._laps_start = st.laps[:]
+                if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
+                    self._next()
+                    return
+                self.stop = False
+        self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
         extras = self._turn_extras
         try:
-            if extras:  # turns counted, rules of the turn's start, of a turn in jail
+            if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
                 self._extras_and_rolls(seat)
+                self._throw_ended(seat)
             elif st.in_jail[seat]:
                 self._jail_turn(seat)
             else:
                 self._rolls(seat)
-            if self.tally is not None:
-                self._throw_ended(seat)
             if not st.bankrupt[seat]:
                 # the player's decisions between rolls: one action at a time, until it passes
                 agent = self.agents[seat]
