@@ -235,8 +235,9 @@ FIDELITY_BUGS = (
         ("test_rules_modern_common.py::test_bankruptcy_to_a_player",)),
     Bug("prisoner_collects_no_rent", "an owner in prison collects no rent",
         "rulelang/engine/game.py",
-        "        if owner < 0 or st.mortgaged[pos]:\n            return 0\n",
-        "        if owner < 0 or st.mortgaged[pos] or st.in_jail[owner]:\n            return 0\n",
+        "        if owner < 0 or owner == seat or owner != landed:\n            return\n",
+        "        if owner < 0 or owner == seat or owner != landed or st.in_jail[owner]:\n"
+        "            return\n",
         _row("003", "claim rent even out of turn, even in prison"),
         ("test_rules_modern_common.py::test_jailed_owner_collects_rent",)),
     Bug("dinos_fine_50", "Dinosaures: the prison fine is 50, not 150", "rulesets/dinos.rules",
