@@ -50,13 +50,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Games and events checked per ruleset, when the invariant tests ran."""
+    """The hypothesis profile the run used; the games and events checked per ruleset, when
+    the invariant tests ran in this process."""
     from invariants import TALLY
 
+    profile = settings.get_current_profile_name()
+    terminalreporter.write_line(f"hypothesis profile: {profile}")
     rulesets = sorted({r for r, _ in TALLY})
     if not rulesets:
         return
-    profile = settings.get_current_profile_name()
     terminalreporter.write_sep("-", f"invariants checked after every event ({profile} profile)")
     for r in rulesets:
         reasons = ", ".join(f"{k} {v}" for (rr, k), v in sorted(TALLY.items())

@@ -754,7 +754,8 @@ def main(argv=None) -> int:
         for bug, (verdict, detail, seconds) in zip(bugs, pool.map(attempt, bugs)):
             failed += verdict != "caught"
             print(f"{verdict:<7} {bug.name:<38} {seconds:6.1f} s  {detail}", flush=True)
-    print(f"{len(bugs) - failed} of {len(bugs)} deliberate bugs caught")
+    kinds = {"fidelity" if b in FIDELITY_BUGS else "deliberate" for b in bugs}
+    print(f"{len(bugs) - failed} of {len(bugs)} {' and '.join(sorted(kinds))} bugs caught")
     return 1 if failed else 0
 
 
