@@ -438,8 +438,7 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
         mask = rb.permit_masks["sell"]
         if not mask or _breaks(game, mask, seat, pos):
             _refuse_lot(game, "sell", seat, pos, HOTEL if st.hotels[pos] else HOUSE)
-    # sale_value, in line
-    return (sp.hotel_cost if st.hotels[pos] else sp.house_cost) * s.building_sale // 100
+    return sale_value(game, sp.hotel_cost if st.hotels[pos] else sp.house_cost)
 
 
 def check_mortgage(game: Game, seat: int, pos: int) -> int:
@@ -887,8 +886,8 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
     st = game.state
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
-    m = game.rulebook.spaces[pos].mortgage  # lift_cost and interest, in line
-    due = -(-m * game.settings.mortgage_interest // 100)
+    m = game.rulebook.spaces[pos].mortgage
+    due = interest(game, pos)
     cost = m if at_value else m + due
     if st.cash[seat] >= cost and game.agents[seat].lift_on_transfer(game, seat, pos):
         game.set_mortgaged(pos, False)

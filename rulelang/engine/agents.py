@@ -484,11 +484,8 @@ class DefaultAgent(Agent):
         if cash < reserve * 2:
             need = reserve * 2
         else:
-            interest, spaces = game.settings.mortgage_interest, rb.spaces
             for q in game._mortgaged[seat]:
-                m = spaces[q].mortgage  # act.lift_cost, in line
-                least = m - (-m * interest // 100) + reserve * (1 if rb.group_of[q] in full
-                                                                 else 3)
+                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
                 if cash >= least:
                     if permits["lift"] and not _may(game, seat, Lift(q)):
                         skipped = True
@@ -608,9 +605,7 @@ class DefaultAgent(Agent):
         return value_in >= 2 * value_out and value_in > 0
 
     def lift_on_transfer(self, game: Game, seat: int, pos: int):
-        m = game.rulebook.spaces[pos].mortgage  # act.lift_cost, in line
-        return game.state.cash[seat] - m + (-m * game.settings.mortgage_interest // 100) \
-            >= self.reserve * 2
+        return game.state.cash[seat] - act.lift_cost(game, pos) >= self.reserve * 2
 
     def wants_building(self, game: Game, seat: int, kind):
         return bool(game.whole_streets()[seat]) and game.state.cash[seat] > self.reserve * 2
