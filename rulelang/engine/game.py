@@ -62,13 +62,20 @@ def check_players(rulebook: Rulebook, players: int) -> None:
 # doubles hook's is (times, rule, hook, direct), times None for every double
 DirectHook = tuple[int, str, Effect, Effect | None]
 DoublesDirect = tuple[int | None, str, Effect, Effect | None]
-DirectTables = tuple[tuple[tuple[DirectHook, ...], ...], tuple[tuple[DirectHook, ...], ...],
+# a landing's hooks, by whose the space is (LANDED_BY): (rule, hook, direct) of the hooks whose
+# owner filter takes it; () for a space without landing hooks
+LandHook = tuple[str, Effect, Effect | None]
+LandHooks = tuple[tuple[LandHook, ...], ...]
+DirectTables = tuple[tuple[tuple[DirectHook, ...], ...], tuple[LandHooks, ...],
                      tuple[DoublesDirect, ...]]
+# the index in a space's LandHooks: the space unowned, another player's, the player's own
+LANDED_BY = (NOBODY, OTHER, OWN)
 
 
 def _direct_tables(rb: Rulebook) -> DirectTables:
     """The passing, landing and doubles hooks of the rulebook, each with its direct form
-    or None. Made once per rulebook, again if its tables were replaced."""
+    or None, the landing's split by owner filter. Made once per rulebook, again if its
+    tables were replaced."""
     tables = (rb.pass_hooks, rb.land_hooks, rb.doubles_hooks)
     made = rb.memo.get("direct_tables")
     if made is not None and all(map(operator.is_, made[0], tables)):
@@ -76,7 +83,8 @@ def _direct_tables(rb: Rulebook) -> DirectTables:
     direct = rb.direct
     out: DirectTables = (tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
                  for hooks in rb.pass_hooks),
-           tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+           tuple(tuple(tuple((by, h, direct.get(h)) for o, by, h in hooks if o & whose)
+                       for whose in LANDED_BY) if hooks else ()
                  for hooks in rb.land_hooks),
            tuple((dh.times, dh.hook[1], dh.hook[2], direct.get(dh.hook[2]))
                  for dh in rb.doubles_hooks))
@@ -116,7 +124,7 @@ class Game(Holdings):
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
-        "_quiet", "guards", "direct", "_card_directs",
+        "_quiet", "guards", "direct", "_card_directs", "_watched",
     )
 
     def __init__(
@@ -136,9 +144,9 @@ class Game(Holdings):
         self.agents = list(agents)
         self.seed = seed
         self.rng = random.Random(seed_key(seed))
-        self._log = log
         # what `rulelang stats` counts (tally.py), from the setup on; None: nothing counted
         self.tally: Tally | None = tally
+        self.log_to(log)
         self.over = False
         self.end_reason: str | None = None
         self.winner: int | None = None
@@ -178,7 +186,7 @@ class Game(Holdings):
         # calls with the firing's fields instead of building the firing
         tables = _direct_tables(rulebook)
         self._pass_hooks: tuple[tuple[DirectHook, ...], ...] = tables[0]
-        self._land_hooks: tuple[tuple[DirectHook, ...], ...] = tables[1]
+        self._land_hooks: tuple[LandHooks, ...] = tables[1]
         self._doubles_hooks: tuple[DoublesDirect, ...] = tables[2]
         # the guards of the hooks of the game's course and of a throw
         self.guards: dict = rulebook.guards
@@ -309,17 +317,23 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ money
 
+    def log_to(self, log: Callable[[str], None] | None) -> None:
+        """Write the game's events to `log` from now on (None: no log)."""
+        self._log = log
+        self._watched = log is not None or self.tally is not None
+
     def transfer(self, src: int, dst: int, amount: int, reason: str, rule: str) -> None:
         """Move money between two accounts, by `rule`: the only way money moves."""
         cash = self.state.cash
         cash[src] -= amount
         cash[dst] += amount
-        tally = self.tally
-        if tally is not None:
-            tally.flow(rule, self._account_kind(src), self._account_kind(dst), amount)
-        if self._log:
-            self.emit("transfer", rule, source=self.account_name(src),
-                      to=self.account_name(dst), amount=amount, reason=reason)
+        if self._watched:  # a tally counts, or the log writes
+            tally = self.tally
+            if tally is not None:
+                tally.flow(rule, self._account_kind(src), self._account_kind(dst), amount)
+            if self._log:
+                self.emit("transfer", rule, source=self.account_name(src),
+                          to=self.account_name(dst), amount=amount, reason=reason)
 
     def charge(self, payer: int, creditor: int, amount: int, reason: str, rule: str) -> bool:
         """Make `payer` pay `amount` by `rule`, raising funds if short; bankrupt if it
@@ -479,18 +493,16 @@ class Game(Holdings):
         # TOMBE SUR UN BIEN SANS PROPRIÉTAIRE); a rule's owner filter is judged on it, before
         # its firing is built
         owner = st.owner[pos]
-        whose = NOBODY if owner < 0 else OWN if owner == seat else OTHER
         depth = self._depth = self._depth + 1
         if depth > MAX_CHAIN:
             self.chain_cut(seat, rule)
-        for owners, by, hook, direct in hooks:
-            if owners & whose:
-                if direct is not None:
-                    direct(self, seat, pos, owner, dice, total, by, rent, streak)
-                else:
-                    hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
-                if self.stop:
-                    break
+        for by, hook, direct in hooks[0 if owner < 0 else 2 if owner == seat else 1]:
+            if direct is not None:
+                direct(self, seat, pos, owner, dice, total, by, rent, streak)
+            else:
+                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
+            if self.stop:
+                break
         self._depth -= 1
 
     def chain_cut(self, seat: int, rule: str) -> None:
