@@ -29,6 +29,7 @@ BANK_NAME = "bank"
 DEFAULT_MAX_TURNS = 2000
 MAX_ACTIONS = 200  # decisions one player may take between two rolls
 QUIET_NEVER = -(1 << 62)  # below any cash: an agent that made no promise is always asked
+QUIET_ACCOUNT = 1 << 62  # above any cash: the bank's and the pots' accounts have no agent
 # Bounds on the loops the dice drive, so that every rulebook that checks clean ends (the
 # checker warns of dice that reach them, W111). Past MAX_ROLLS rolls in one turn the game ends
 # (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
@@ -57,6 +58,9 @@ def check_players(rulebook: Rulebook, players: int) -> None:
         raise ValueError(f"the rulebook {rulebook.title!r} is for {low} to {high} players, "
                          f"not {players}")
 
+
+# every outcome of a throw, whether it is a double and its total (Rulebook), and their number
+Throws = tuple[tuple[tuple[int | str, ...], ...], tuple[bool, ...], tuple[int, ...], int]
 
 # a hook with its direct form (Rulebook.direct), or None: (owners, rule, hook, direct); a
 # doubles hook's is (times, rule, hook, direct), times None for every double
@@ -121,10 +125,10 @@ class Game(Holdings):
         "winner", "stop", "again", "last_roll", "dice_total", "last_double",
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
-        "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
+        "_size", "_crossings", "_throws", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
-        "_quiet", "guards", "direct", "_card_directs", "_watched",
+        "_quiet", "_loud", "guards", "direct", "_card_directs", "_watched",
     )
 
     def __init__(
@@ -156,8 +160,12 @@ class Game(Holdings):
         # per seat about to play, every seat in the order they act between turns
         self._orders = tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
         # per seat: the cash up to which its agent passes between turns unasked while the
-        # player is out of jail (pass_between); QUIET_NEVER: it is always asked
-        self._quiet = [QUIET_NEVER] * n
+        # player is out of jail (pass_between); QUIET_NEVER: it is always asked (one entry per
+        # account, QUIET_ACCOUNT for the bank and the pots)
+        self._quiet = [QUIET_NEVER] * n + [QUIET_ACCOUNT] * (1 + len(rulebook.pots))
+        # a seat may hold more than its promise: set by whatever may make it so (a transfer,
+        # a promise), cleared by the window between turns, which asks each seat that does
+        self._loud = True
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
@@ -182,6 +190,8 @@ class Game(Holdings):
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
+        self._throws: Throws = (rulebook.rolls, rulebook.doubles, rulebook.totals,
+                                len(rulebook.rolls))
         # each hook with its direct form (Rulebook.direct; None: none), which the engine
         # calls with the firing's fields instead of building the firing
         tables = _direct_tables(rulebook)
@@ -326,7 +336,9 @@ class Game(Holdings):
         """Move money between two accounts, by `rule`: the only way money moves."""
         cash = self.state.cash
         cash[src] -= amount
-        cash[dst] += amount
+        received = cash[dst] = cash[dst] + amount
+        if received > self._quiet[dst]:  # richer than its promise: asked between turns
+            self._loud = True
         if self._watched:  # a tally counts, or the log writes
             tally = self.tally
             if tally is not None:
@@ -913,9 +925,7 @@ class Game(Holdings):
     def _rolls(self, seat: int) -> None:
         """Roll, move and obey, again while a rule says so; the throws and their moves are
         the turn's."""
-        rb = self.rulebook
-        rolls, is_double, totals = rb.rolls, rb.doubles, rb.totals
-        count = len(rolls)
+        rolls, is_double, totals, count = self._throws
         rand = self.rng.random
         doubles = 0
         rolled = 0  # the rolls of this turn that said roll again (MAX_ROLLS)
@@ -927,8 +937,13 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
-            streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
+            if is_double[i]:
+                doubles += 1
+                streak = doubles  # the doubles in a row, this one last
+            else:
+                streak = 0
             if extras:
+                rb = self.rulebook
                 if self.tally is not None:
                     self.tally.thrown()
                 if rb.face_hooks:
@@ -939,8 +954,7 @@ class Game(Holdings):
                     self._rolled(seat, rb.roll_hooks, dice, total, streak)
                     if self.stop:
                         return
-            if is_double[i]:
-                doubles += 1
+            if streak:
                 for times, by, hook, direct in self._doubles_hooks:
                     if times is None or times == doubles:
                         pos = self.state.position[seat]  # the firing of the throw (_thrown)
@@ -952,14 +966,15 @@ class Game(Holdings):
                                               total, by, None, doubles))
                         if self.stop:
                             break
-            if extras and rb.triples_hooks and rb.triples[i] and not self.stop:
-                for _, by, hook in rb.triples_hooks:
+            if extras and self.rulebook.triples_hooks and self.rulebook.triples[i] \
+                    and not self.stop:
+                for _, by, hook in self.rulebook.triples_hooks:
                     hook(self, self._thrown(seat, dice, total, by, streak))
                     if self.stop:
                         break
             if not self.stop:
                 self._move(seat, total, "turn", dice, total, None, streak)
-            if extras and rb.after_face_hooks:
+            if extras and self.rulebook.after_face_hooks:
                 tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
                 return
@@ -980,7 +995,7 @@ class Game(Holdings):
         self._depth = 0
         if st.turn:  # between two turns: every player's actions
             # unless every seat is out of jail and quiet (pass_between): none to ask
-            if True in st.in_jail or any(map(operator.gt, st.cash, self._quiet)):
+            if self._loud or True in st.in_jail:
                 try:
                     self._between_turns(seat)
                 except GameOver:
@@ -1002,18 +1017,18 @@ class Game(Holdings):
             if not st.bankrupt[seat]:
                 # the player's decisions between rolls: one action at a time, until it passes
                 agent = self.agents[seat]
-                apply = act.APPLY
-                for _ in range(MAX_ACTIONS):
-                    action = agent.manage(self, seat)
-                    if action is None:
-                        break
-                    run = apply.get(type(action))  # act.apply, in line
+                action = agent.manage(self, seat)
+                taken = 0
+                while action is not None:
+                    run = act.APPLY.get(type(action))  # act.apply, in line
                     if run is None:
                         act.apply(self, seat, action)  # its refusal
                     else:
                         run(self, seat, action)
-                    if st.bankrupt[seat] or self.over:
+                    taken += 1
+                    if st.bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
                         break
+                    action = agent.manage(self, seat)
                 if extras:
                     turn_end = self.rulebook.course.turn_end
                     if turn_end and not st.bankrupt[seat] and not self.over:
@@ -1069,6 +1084,7 @@ class Game(Holdings):
         agents, bankrupt, cash, in_jail = self.agents, st.bankrupt, st.cash, st.in_jail
         quiet = self._quiet
         self.between = True
+        self._loud = False  # until a seat is left richer than its promise
         try:
             for seat in self._orders[first]:
                 # the common case first: a quiet seat out of jail
@@ -1079,6 +1095,8 @@ class Game(Holdings):
                     self._acts_between(seat, action)
                     if self.over:
                         return
+                if cash[seat] > quiet[seat]:  # no promise, or one it no longer keeps
+                    self._loud = True
         finally:
             self.between = False
 
@@ -1088,6 +1106,8 @@ class Game(Holdings):
         does not ask it (QUIET_NEVER, the default: always asked). The promise is the agent's
         own to keep; a new one replaces it."""
         self._quiet[seat] = cash
+        if self.state.cash[seat] > cash:
+            self._loud = True
 
     def _acts_between(self, seat: int, action) -> None:
         """The player's actions between turns, from its first, until it passes."""
