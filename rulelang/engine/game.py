@@ -163,8 +163,9 @@ class Game(Holdings):
         # player is out of jail (pass_between); QUIET_NEVER: it is always asked (one entry per
         # account, QUIET_ACCOUNT for the bank and the pots)
         self._quiet = [QUIET_NEVER] * n + [QUIET_ACCOUNT] * (1 + len(rulebook.pots))
-        # a seat may hold more than its promise: set by whatever may make it so (a transfer,
-        # a promise), cleared by the window between turns, which asks each seat that does
+        # a seat may need asking between turns, in jail or holding more than its promise: set
+        # by whatever may make it so (jail, a transfer, a promise), cleared by the window
+        # between turns, which asks each such seat
         self._loud = True
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
@@ -545,6 +546,7 @@ class Game(Holdings):
         st = self.state
         st.position[seat] = self.rulebook.jail
         st.in_jail[seat] = True
+        self._loud = True  # a prisoner is asked between turns
         st.jail_turns[seat] = 0
         self.again = False
         if seat == st.current:
@@ -995,7 +997,7 @@ class Game(Holdings):
         self._depth = 0
         if st.turn:  # between two turns: every player's actions
             # unless every seat is out of jail and quiet (pass_between): none to ask
-            if self._loud or True in st.in_jail:
+            if self._loud:
                 try:
                     self._between_turns(seat)
                 except GameOver:
@@ -1084,7 +1086,7 @@ class Game(Holdings):
         agents, bankrupt, cash, in_jail = self.agents, st.bankrupt, st.cash, st.in_jail
         quiet = self._quiet
         self.between = True
-        self._loud = False  # until a seat is left richer than its promise
+        self._loud = False  # until a seat is left in jail or richer than its promise
         try:
             for seat in self._orders[first]:
                 # the common case first: a quiet seat out of jail
@@ -1095,7 +1097,7 @@ class Game(Holdings):
                     self._acts_between(seat, action)
                     if self.over:
                         return
-                if cash[seat] > quiet[seat]:  # no promise, or one it no longer keeps
+                if cash[seat] > quiet[seat] or in_jail[seat]:  # asked again next time
                     self._loud = True
         finally:
             self.between = False
