@@ -995,49 +995,72 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
-        if st.turn:  # between two turns: every player's actions
-            # unless every seat is out of jail and quiet (pass_between): none to ask
-            if self._loud:
-                try:
-                    self._between_turns(seat)
-                except GameOver:
-                    pass
-                if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
-                    self._next()
-                    return
-                self.stop = False
-        self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
-        extras = self._turn_extras
-        try:
-            if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
-                self._extras_and_rolls(seat)
-                self._throw_ended(seat)
-            elif st.in_jail[seat]:
-                self._jail_turn(seat)
-            else:
-                self._rolls(seat)
-            if not st.bankrupt[seat]:
-                # the player's decisions between rolls: one action at a time, until it passes
-                agent = self.agents[seat]
-                action = agent.manage(self, seat)
-                taken = 0
-                while action is not None:
-                    run = act.APPLY.get(type(action))  # act.apply, in line
-                    if run is None:
-                        act.apply(self, seat, action)  # its refusal
-                    else:
-                        run(self, seat, action)
-                    taken += 1
-                    if st.bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
-                        break
+        plays = True
+        # between two turns every player's actions, unless every seat is out of jail and
+        # quiet (pass_between): none to ask
+        if self._loud and st.turn:
+            try:
+                self._between_turns(seat)
+            except GameOver:
+                pass
+            plays = not (self.over or st.bankrupt[seat])  # a debt of the window (an interest)
+            self.stop = False
+        if plays:  # the player's turn: all its rolls, then its decisions
+            self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
+            extras = self._turn_extras
+            try:
+                if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
+                    self._extras_and_rolls(seat)
+                    self._throw_ended(seat)
+                elif st.in_jail[seat]:
+                    self._jail_turn(seat)
+                else:
+                    self._rolls(seat)
+                if not st.bankrupt[seat]:
+                    # the player's decisions between rolls: one action at a time, until it passes
+                    agent = self.agents[seat]
                     action = agent.manage(self, seat)
-                if extras:
-                    turn_end = self.rulebook.course.turn_end
-                    if turn_end and not st.bankrupt[seat] and not self.over:
-                        course.fire(self, turn_end, seat)
-        except GameOver:
-            pass
-        self._next()
+                    taken = 0
+                    while action is not None:
+                        run = act.APPLY.get(type(action))  # act.apply, in line
+                        if run is None:
+                            act.apply(self, seat, action)  # its refusal
+                        else:
+                            run(self, seat, action)
+                        taken += 1
+                        if st.bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
+                            break
+                        action = agent.manage(self, seat)
+                    if extras:
+                        turn_end = self.rulebook.course.turn_end
+                        if turn_end and not st.bankrupt[seat] and not self.over:
+                            course.fire(self, turn_end, seat)
+            except GameOver:
+                pass
+        # the turn is over: the next player still in the game, and the bounds
+        n = st.players
+        st.turn += 1
+        if self.over:
+            return
+        seat = st.current + 1
+        if seat == n:
+            seat = 0
+            st.round += 1
+        bankrupt = st.bankrupt
+        if bankrupt[seat]:
+            for _ in range(n - 1):
+                seat += 1
+                if seat == n:
+                    seat = 0
+                    st.round += 1
+                if not bankrupt[seat]:
+                    break
+        st.current = seat
+        if st.turn >= self._turn_limit:
+            if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
+                endings.time_limit_reached(self)
+            else:
+                endings.at_turn_limit(self, self._limit_reason)
 
     def _extras_and_rolls(self, seat: int) -> None:
         """A turn's start and throws when the rulebook counts turns or has rules of the
@@ -1122,33 +1145,6 @@ class Game(Holdings):
             if bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
                 return
             action = agent.between(self, seat)
-
-    def _next(self) -> None:
-        """The turn is over: the next player still in the game, and the bounds."""
-        st = self.state
-        n = st.players
-        st.turn += 1
-        if self.over:
-            return
-        seat = st.current + 1
-        if seat == n:
-            seat = 0
-            st.round += 1
-        bankrupt = st.bankrupt
-        if bankrupt[seat]:
-            for _ in range(n - 1):
-                seat += 1
-                if seat == n:
-                    seat = 0
-                    st.round += 1
-                if not bankrupt[seat]:
-                    break
-        st.current = seat
-        if st.turn >= self._turn_limit:
-            if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
-                endings.time_limit_reached(self)
-            else:
-                endings.at_turn_limit(self, self._limit_reason)
 
     def play(self) -> "Game":
         """Play until a rule ends the game or the turn cap is reached."""
