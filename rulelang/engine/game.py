@@ -506,8 +506,9 @@ class Game(Holdings):
         # TOMBE SUR UN BIEN SANS PROPRIÉTAIRE); a rule's owner filter is judged on it, before
         # its firing is built
         owner = st.owner[pos]
-        depth = self._depth = self._depth + 1
-        if depth > MAX_CHAIN:
+        outer = self._depth
+        self._depth = outer + 1
+        if outer >= MAX_CHAIN:
             self.chain_cut(seat, rule)
         for by, hook, direct in hooks[0 if owner < 0 else 2 if owner == seat else 1]:
             if direct is not None:
@@ -516,7 +517,7 @@ class Game(Holdings):
                 hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
             if self.stop:
                 break
-        self._depth -= 1
+        self._depth = outer
 
     def chain_cut(self, seat: int, rule: str) -> None:
         """A chain of triggered effects reached MAX_CHAIN links: the game ends there."""
