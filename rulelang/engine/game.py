@@ -1013,8 +1013,12 @@ class Game(Holdings):
                 if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
                     self._extras_and_rolls(seat)
                     self._throw_ended(seat)
+                    if st.in_jail[seat]:  # still a prisoner: asked between turns
+                        self._loud = True
                 elif st.in_jail[seat]:
                     self._jail_turn(seat)
+                    if st.in_jail[seat]:  # still a prisoner: asked between turns
+                        self._loud = True
                 else:
                     self._rolls(seat)
                 if not st.bankrupt[seat]:
@@ -1121,7 +1125,9 @@ class Game(Holdings):
                     self._acts_between(seat, action)
                     if self.over:
                         return
-                if cash[seat] > quiet[seat] or in_jail[seat]:  # asked again next time
+                # asked again next time: richer than its promise, or a prisoner (the player
+                # about to play, once its turn in jail is over: play_turn)
+                if cash[seat] > quiet[seat] or in_jail[seat] and seat != first:
                     self._loud = True
         finally:
             self.between = False
