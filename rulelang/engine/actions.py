@@ -11,7 +11,7 @@ rule. Auctions (of deeds and of scarce buildings) live here too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from attrs import frozen
 
@@ -113,8 +113,8 @@ class JailWay:
     way: str
 
 
-PAY_FINE = JailWay("pay")
-USE_CARD = JailWay("card")
+PAY_FINE: Final = JailWay("pay")
+USE_CARD: Final = JailWay("card")
 
 # ------------------------------------------------------------------ permissions
 
@@ -295,7 +295,7 @@ def permitted(game: Game, seat: int, action) -> None:
         raise IllegalAction(found.rule, found.text)
 
 
-_ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
+_ACTION_NAMES: Final = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
                  Lift: "lift", Buy: "buy", Bid: "bid"}
 
 
@@ -516,7 +516,7 @@ def apply(game: Game, seat: int, action) -> None:
 
 
 # What a player may do between turns (Game._between_turns): the actions of its own turn.
-BETWEEN_TURNS = (Build, Sell, SellAll, Mortgage, Lift, Trade)
+BETWEEN_TURNS: Final = (Build, Sell, SellAll, Mortgage, Lift, Trade)
 
 
 def apply_between(game: Game, seat: int, action) -> None:
@@ -610,7 +610,7 @@ def _apply_trade(game: Game, seat: int, action) -> None:
 
 # each action's validation and carrying out, by its type: `apply` without its checks of the
 # player (the engine's loops call it directly for a player in the game)
-APPLY = {
+APPLY: Final = {
     Build: _apply_build,
     Sell: _apply_sell,
     SellAll: _apply_sell_all,

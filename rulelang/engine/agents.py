@@ -8,7 +8,7 @@ do between rolls?). The engine validates every answer (actions.IllegalAction). S
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -97,7 +97,7 @@ class Agent:
         return 0
 
 
-_NEVER = 1 << 62  # more cash than any game holds
+_NEVER: Final = 1 << 62  # more cash than any game holds
 
 
 def _may(game: Game, seat: int, action) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import operator
 import random
-from typing import Callable, Sequence
+from typing import Callable, Final, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -25,20 +25,21 @@ from .state import State
 from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook
 from .tally import Tally
 
-BANK_NAME = "bank"
-DEFAULT_MAX_TURNS = 2000
-MAX_ACTIONS = 200  # decisions one player may take between two rolls
-QUIET_NEVER = -(1 << 62)  # below any cash: an agent that made no promise is always asked
+# Final: constants the compiler writes in place, not names looked up as the code runs
+BANK_NAME: Final = "bank"
+DEFAULT_MAX_TURNS: Final = 2000
+MAX_ACTIONS: Final = 200  # decisions one player may take between two rolls
+QUIET_NEVER: Final = -(1 << 62)  # below any cash: an agent that made no promise is always asked
 # Bounds on the loops the dice drive, so that every rulebook that checks clean ends (the
 # checker warns of dice that reach them, W111). Past MAX_ROLLS rolls in one turn the game ends
 # (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
-MAX_ROLLS = 100
-MAX_TIES = 100
+MAX_ROLLS: Final = 100
+MAX_TIES: Final = 100
 # A game's seed is a 64-bit signed integer. random.Random keys an integer by its absolute
 # value, so a negative seed is keyed by its 64-bit two's complement (seed_key): each seed of
 # the range plays its own game, and a seed that is not negative keeps the key it always had.
-MIN_SEED = -(1 << 63)
-MAX_SEED = (1 << 63) - 1
+MIN_SEED: Final = -(1 << 63)
+MAX_SEED: Final = (1 << 63) - 1
 
 
 def seed_key(seed: int) -> int:
@@ -84,6 +85,15 @@ def _direct_tables(rb: Rulebook) -> DirectTables:
     return out
 
 
+def _street_rents(rb: Rulebook) -> tuple[tuple[int, ...], ...]:
+    """Per space, its rent table if it is a street, else (); made once per rulebook."""
+    made = rb.memo.get("street_rents")
+    if made is None:
+        made = rb.memo["street_rents"] = tuple(sp.rents if sp.kind == "street" else ()
+                                               for sp in rb.spaces)
+    return made
+
+
 # per deck, per card: the direct forms of its effects, or None if one has none
 CardDirects = tuple[tuple[tuple | None, ...], ...]
 
@@ -116,7 +126,8 @@ class Game(Holdings):
         "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
-        "_quiet", "guards", "direct", "_card_directs",
+        "_quiet", "guards", "direct", "_card_directs", "_outcomes", "_outcome_totals",
+        "_outcome_doubles", "_street_rents",
     )
 
     def __init__(
@@ -174,6 +185,12 @@ class Game(Holdings):
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
+        # a throw's outcomes, their totals and doubles (Rulebook.rolls, totals, doubles)
+        self._outcomes: tuple[tuple[int | str, ...], ...] = rulebook.rolls
+        self._outcome_totals: tuple[int, ...] = rulebook.totals
+        self._outcome_doubles: tuple[bool, ...] = rulebook.doubles
+        # per space, a street's rent table, else (): the rent of every landing on a street
+        self._street_rents: tuple[tuple[int, ...], ...] = _street_rents(rulebook)
         # each hook with its direct form (Rulebook.direct; None: none), which the engine
         # calls with the firing's fields instead of building the firing
         tables = _direct_tables(rulebook)
@@ -424,11 +441,11 @@ class Game(Holdings):
     def roll(self, seat: int, rule: str) -> tuple[int | str, ...]:
         """Throw every die, by `rule`: one draw from the game's generator picks a whole
         outcome."""
-        rolls = self.rulebook.rolls
+        rolls = self._outcomes
         i = int(self.rng.random() * len(rolls))
         dice = self.last_roll = rolls[i]
-        self.dice_total = self.rulebook.totals[i]
-        self.last_double = self.rulebook.doubles[i]
+        self.dice_total = self._outcome_totals[i]
+        self.last_double = self._outcome_doubles[i]
         if self._log:
             self.emit("roll", rule, player=seat, dice=list(dice))
         return dice
@@ -663,10 +680,10 @@ class Game(Holdings):
             if self._log:
                 self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        sp = self.rulebook.spaces[pos]
-        if sp.kind == "street" and not st.mortgaged[pos]:
+        rents = self._street_rents[pos]
+        if rents and not st.mortgaged[pos]:
             # rent_at's street, in line: the hot path of every game
-            rent = sp.rents[-1] if st.hotels[pos] else sp.rents[st.houses[pos]]
+            rent = rents[-1] if st.hotels[pos] else rents[st.houses[pos]]
             if ctx is not None:
                 rent *= ctx.factor
             rent *= factor
@@ -902,7 +919,7 @@ class Game(Holdings):
         """Roll, move and obey, again while a rule says so; the throws and their moves are
         the turn's."""
         rb = self.rulebook
-        rolls, is_double, totals = rb.rolls, rb.doubles, rb.totals
+        rolls, is_double, totals = self._outcomes, self._outcome_doubles, self._outcome_totals
         count = len(rolls)
         rand = self.rng.random
         doubles = 0
