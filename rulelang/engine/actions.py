@@ -906,6 +906,18 @@ def lift_at_value_or_interest(game: Game, f: Firing) -> None:
     lift_or_interest(game, f, True)
 
 
+# their direct forms (Rulebook.direct), here to be compiled with the engine
+def lift_or_interest_direct(game: Game, player: int, space: int, owner: int, dice: tuple,
+                            total: int, rule: str, rent, streak: int) -> None:
+    lift_or_interest_at(game, player, space, rule)
+
+
+def lift_at_value_or_interest_direct(game: Game, player: int, space: int, owner: int,
+                                     dice: tuple, total: int, rule: str, rent,
+                                     streak: int) -> None:
+    lift_or_interest_at(game, player, space, rule, True)
+
+
 # ------------------------------------------------------------------ auctions
 
 
