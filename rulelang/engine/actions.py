@@ -135,7 +135,7 @@ def _breaks(game: Game, mask: int, seat: int, pos: int) -> bool:
     """Whether the player's action on the lot breaks one of the guarantees of `mask`
     (tables.GUARANTEE_BITS), read on the state: what a permission that says exactly them
     answers (the whole group, evenly, no mortgaged lot, no building in the group)."""
-    lots = game.rulebook.group_lots[pos]
+    lots = game._group_lots[pos]
     if not lots:  # no group: not held whole, nor the fewest or the most
         return bool(mask & (WHOLE_GROUP | BUILD_EVENLY | SELL_EVENLY))
     st = game.state
@@ -338,13 +338,13 @@ def _supply_rule(game: Game, setting: str) -> str:
 def _owned(game: Game, seat: int, pos: int, setting: str, rule: str = ""):
     """The lot, if it is a property of the player's; else the refusal by the rule whose `set`
     line of `setting` is in force (or by `rule`)."""
-    rb = game.rulebook
-    if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
+    spaces = game._spaces
+    if not 0 <= pos < game._size or not spaces[pos].is_property:
         raise IllegalAction(rule or _origin(game, setting), f"space {pos} is not a property")
     if game.state.owner[pos] != seat:
         raise IllegalAction(rule or _origin(game, setting),
-                            f"{rb.spaces[pos].name!r} is not the player's")
-    return rb.spaces[pos]
+                            f"{spaces[pos].name!r} is not the player's")
+    return spaces[pos]
 
 
 def level(game: Game, pos: int) -> int:
@@ -362,12 +362,12 @@ def group_has_buildings(game: Game, group: int) -> bool:
 
 
 def lift_cost(game: Game, pos: int) -> int:
-    m = game.rulebook.spaces[pos].mortgage
+    m = game._spaces[pos].mortgage
     return m + -(-m * game.settings.mortgage_interest // 100)
 
 
 def interest(game: Game, pos: int) -> int:
-    m = game.rulebook.spaces[pos].mortgage
+    m = game._spaces[pos].mortgage
     return -(-m * game.settings.mortgage_interest // 100)
 
 
@@ -384,8 +384,9 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     mortgaged lot lifts it first: its lifting price is part of the cash needed."""
     st, s, rb = game.state, game.settings, game.rulebook
     # the player's own property (_owned, which refuses any other, in line)
-    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
-        sp = rb.spaces[pos]
+    spaces = game._spaces
+    if 0 <= pos < game._size and st.owner[pos] == seat and spaces[pos].is_property:
+        sp = spaces[pos]
     else:
         sp = _owned(game, seat, pos, "max_houses")
     if sp.kind != "street":
@@ -398,7 +399,7 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     here = houses[pos]
     if here >= per_hotel:
         ready = True
-        for q in rb.groups[sp.group]:
+        for q in game._groups[sp.group]:
             if not hotels[q] and houses[q] < per_hotel:
                 ready = False
                 break
@@ -425,8 +426,9 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
     """What selling one building of the lot brings, if the player may sell it now."""
     st, s, rb = game.state, game.settings, game.rulebook
     rule = "building_sale"
-    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
-        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    spaces = game._spaces
+    if 0 <= pos < game._size and st.owner[pos] == seat and spaces[pos].is_property:
+        sp = spaces[pos]  # the player's own property (_owned, in line)
     else:
         sp = _owned(game, seat, pos, rule)
     if not (st.houses[pos] or st.hotels[pos]):
@@ -444,8 +446,9 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
 def check_mortgage(game: Game, seat: int, pos: int) -> int:
     rule = "mortgage_interest"
     st, rb = game.state, game.rulebook
-    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
-        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    spaces = game._spaces
+    if 0 <= pos < game._size and st.owner[pos] == seat and spaces[pos].is_property:
+        sp = spaces[pos]  # the player's own property (_owned, in line)
     else:
         sp = _owned(game, seat, pos, rule)
     if st.mortgaged[pos]:
@@ -623,7 +626,7 @@ APPLY: Final = {
 def _build(game: Game, seat: int, pos: int, kind) -> None:
     st, rb = game.state, game.rulebook
     game.seat_version[seat] += 1
-    sp = rb.spaces[pos]
+    sp = game._spaces[pos]
     if st.mortgaged[pos]:
         lifted = rb.origins["mortgage_interest"]
         game.set_mortgaged(pos, False)
@@ -886,7 +889,7 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
     st = game.state
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
-    m = game.rulebook.spaces[pos].mortgage
+    m = game._spaces[pos].mortgage
     due = interest(game, pos)
     cost = m if at_value else m + due
     if st.cash[seat] >= cost and game.agents[seat].lift_on_transfer(game, seat, pos):

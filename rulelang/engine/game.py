@@ -22,7 +22,8 @@ from .endings import GameOver
 from .firing import Firing
 from .holdings import Holdings
 from .state import State
-from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook
+from .tables import (MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook,
+                     Space)
 from .tally import Tally
 
 # Final: constants the compiler writes in place, not names looked up as the code runs
@@ -127,7 +128,7 @@ class Game(Holdings):
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
         "_quiet", "guards", "direct", "_card_directs", "_outcomes", "_outcome_totals",
-        "_outcome_doubles", "_street_rents",
+        "_outcome_doubles", "_street_rents", "_spaces", "_group_lots",
     )
 
     def __init__(
@@ -142,7 +143,7 @@ class Game(Holdings):
         n = len(agents)
         self.seat_players(rulebook, n)
         s = rulebook.settings
-        self.rulebook = rulebook
+        self.read_tables(rulebook)  # self.rulebook, and the tables the holdings read
         self.settings = s
         self.agents = list(agents)
         self.seed = seed
@@ -185,6 +186,8 @@ class Game(Holdings):
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
+        self._spaces: tuple[Space, ...] = rulebook.spaces
+        self._group_lots: tuple[tuple[int, ...], ...] = rulebook.group_lots
         # a throw's outcomes, their totals and doubles (Rulebook.rolls, totals, doubles)
         self._outcomes: tuple[tuple[int | str, ...], ...] = rulebook.rolls
         self._outcome_totals: tuple[int, ...] = rulebook.totals
@@ -558,7 +561,7 @@ class Game(Holdings):
         st = self.state
         if st.owner[pos] >= 0:
             return
-        sp = self.rulebook.spaces[pos]
+        sp = self._spaces[pos]
         c = self.rulebook.course
         if c.offered and c.offered[pos]:
             course.fire(self, c.offered[pos], seat, pos)
@@ -634,7 +637,7 @@ class Game(Holdings):
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
             return 0
-        sp = rb.spaces[pos]
+        sp = self._spaces[pos]
         kind = sp.kind
         if kind == "street":
             if st.hotels[pos]:
@@ -643,7 +646,7 @@ class Game(Holdings):
                 rent = sp.rents[st.houses[pos]]
         else:
             held = 0
-            for q in rb.groups[sp.group]:
+            for q in self._groups[sp.group]:
                 if st.owner[q] == owner:
                     held += 1
             if kind == "railroad":
