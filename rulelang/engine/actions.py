@@ -331,7 +331,7 @@ def _origin(game: Game, setting: str) -> str:
 def _supply_rule(game: Game, setting: str) -> str:
     """Who refuses a building the bank has none of: the rulebook's rule for buildings running
     short, else the rule that sets the supply."""
-    shortage = game.rulebook.course.shortage
+    shortage = game._course.shortage
     return shortage[0].rule if shortage else _origin(game, setting)
 
 
@@ -509,7 +509,7 @@ def check_trade(game: Game, seat: int, t: Trade) -> None:
 def apply(game: Game, seat: int, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
-        rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
+        rules = game._course.bankrupt  # the rulebook's bankruptcy rules, as endings
         raise IllegalAction(rules[0].rule if rules else "engine",
                             "a bankrupt player cannot act")
     run = APPLY.get(type(action))
@@ -537,7 +537,7 @@ def _apply_build(game: Game, seat: int, action) -> None:
         raise refusal(game, "max_houses", "not enough cash to build")
     # fewer players than buildings left: no shortage, whoever wants them
     if (st.bank_houses if kind == "house" else st.bank_hotels) < st.players:
-        for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
+        for ins in game._course.shortage:  # `when buildings run short` rules
             if ins.auction and ins.holds(game, seat):
                 if _shortage(game, seat, kind, ins.from_cost, ins.rule):
                     return
@@ -565,7 +565,7 @@ def _apply_sell(game: Game, seat: int, action) -> None:
     if game._log:
         game.emit("sell", rule, player=seat, space=game.rulebook.spaces[pos].name,
                   building=building)
-    sold = game.rulebook.course.sold
+    sold = game._course.sold
     if sold[0] or sold[1]:
         course.fire(game, sold[hotel], seat, pos, building=HOTEL if hotel else HOUSE)
 
@@ -600,7 +600,7 @@ def _pledge(game: Game, seat: int, pos: int, pledged: bool, amount: int) -> None
         game.transfer(bank, seat, amount, "mortgage", rule)
     else:
         game.transfer(seat, bank, amount, "lift mortgage", rule)
-    c = game.rulebook.course
+    c = game._course
     hooks = c.mortgage_taken if pledged else c.mortgage_lifted
     if hooks:
         course.fire(game, hooks, seat, pos)
@@ -633,8 +633,8 @@ def _build(game: Game, seat: int, pos: int, kind) -> None:
         if game._log:
             game.emit("lift", lifted, player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", lifted)
-        if game.rulebook.course.mortgage_lifted:
-            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
+        if game._course.mortgage_lifted:
+            course.fire(game, game._course.mortgage_lifted, seat, pos)
             if st.bankrupt[seat]:
                 return
     if kind == "hotel":
@@ -653,7 +653,7 @@ def _build(game: Game, seat: int, pos: int, kind) -> None:
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
     if game._log:
         game.emit("build", rule, player=seat, space=sp.name, building=kind)
-    c = game.rulebook.course
+    c = game._course
     if c.any_building:
         course.fire(game, c.built[kind == "hotel"], seat, pos,
                     building=HOTEL if kind == "hotel" else HOUSE)
@@ -751,7 +751,7 @@ def _sell_group(game: Game, seat: int, group: int, rule: str, settling: bool = F
         game.emit("sell_group", rule, player=seat, group=rb.group_names[group])
     total = 0
     owner = st.owner
-    sold = rb.course.sold
+    sold = game._course.sold
     lots = []  # (lot, its top building) for `a building is sold`
     for q in rb.groups[group]:
         if owner[q] != seat:
@@ -861,9 +861,9 @@ def _trade(game: Game, seat: int, t: Trade) -> None:
         game.give_deed(q, p, rule)
     for q in t.take:
         game.give_deed(q, seat, rule)
-    if game.rulebook.course.deed_changes_hands:
+    if game._course.deed_changes_hands:
         deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take],
-                       game.rulebook.course.deed_changes_hands)
+                       game._course.deed_changes_hands)
 
 
 def deeds_received(game: Game, received, hooks: tuple) -> None:
@@ -897,8 +897,8 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
         if game._log:
             game.emit("lift", rule, player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, cost, "lift mortgage", rule)
-        if game.rulebook.course.mortgage_lifted:
-            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
+        if game._course.mortgage_lifted:
+            course.fire(game, game._course.mortgage_lifted, seat, pos)
     else:
         game.charge(seat, st.bank, due, "mortgage interest", rule)
 

@@ -20,6 +20,7 @@ from . import actions as act
 from . import course, endings, tokens
 from .endings import GameOver
 from .firing import Firing
+from .course import Course
 from .holdings import Holdings
 from .state import State
 from .tables import (MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook,
@@ -128,7 +129,7 @@ class Game(Holdings):
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
         "_quiet", "guards", "direct", "_card_directs", "_outcomes", "_outcome_totals",
-        "_outcome_doubles", "_street_rents", "_spaces", "_group_lots",
+        "_outcome_doubles", "_street_rents", "_spaces", "_group_lots", "_course",
     )
 
     def __init__(
@@ -187,6 +188,7 @@ class Game(Holdings):
         self._size = rulebook.size
         self._crossings = rulebook.crossings
         self._spaces: tuple[Space, ...] = rulebook.spaces
+        self._course: Course = rulebook.course  # the hooks of the game's course
         self._group_lots: tuple[tuple[int, ...], ...] = rulebook.group_lots
         # a throw's outcomes, their totals and doubles (Rulebook.rolls, totals, doubles)
         self._outcomes: tuple[tuple[int | str, ...], ...] = rulebook.rolls
@@ -350,7 +352,7 @@ class Game(Holdings):
         if st.cash[payer] < amount:
             self.raise_funds(payer, amount)
             if st.cash[payer] < amount:
-                hooks = self.rulebook.course.cannot_pay
+                hooks = self._course.cannot_pay
                 if hooks and self._unpaid != payer:
                     # `a player cannot pay` (not again for a debt its own rules run into)
                     outer, self._unpaid = self._unpaid, payer
@@ -547,8 +549,8 @@ class Game(Holdings):
             self.stop = True
         if self._log:
             self.emit("jail", rule, player=seat)
-        if self.rulebook.course.sent_to_jail:
-            course.fire(self, self.rulebook.course.sent_to_jail, seat)
+        if self._course.sent_to_jail:
+            course.fire(self, self._course.sent_to_jail, seat)
 
     # ------------------------------------------------------------ landing primitives
 
@@ -562,7 +564,7 @@ class Game(Holdings):
         if st.owner[pos] >= 0:
             return
         sp = self._spaces[pos]
-        c = self.rulebook.course
+        c = self._course
         if c.offered and c.offered[pos]:
             course.fire(self, c.offered[pos], seat, pos)
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
@@ -614,7 +616,7 @@ class Game(Holdings):
     def auction(self, pos: int, rule: str) -> None:
         """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price.
         The auction is `rule`'s (the rule that put the lot up)."""
-        c = self.rulebook.course
+        c = self._course
         winner, price = act.run_auction(self, act.Lot("deed", pos),
                                         self.settings.auction_min_bid, rule, None,
                                         c.auctioned[pos] if c.auctioned else ())
@@ -801,7 +803,7 @@ class Game(Holdings):
         if self._log:
             self.emit("draw", rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
-        drawn = self.rulebook.course.card_drawn
+        drawn = self._course.card_drawn
         if drawn and drawn[deck_index]:
             course.fire(self, drawn[deck_index], seat, card_index)
             if st.bankrupt[seat] or self.over:
@@ -884,8 +886,8 @@ class Game(Holdings):
         self.state.jail_turns[seat] = 0
         if self._log:
             self.emit("free", rule, player=seat, by=how)
-        if self.rulebook.course.leaves_jail:
-            course.fire(self, self.rulebook.course.leaves_jail, seat)
+        if self._course.leaves_jail:
+            course.fire(self, self._course.leaves_jail, seat)
 
     # ------------------------------------------------------------ the turn
 
@@ -1042,7 +1044,7 @@ class Game(Holdings):
         for _, rule, hook in self.rulebook.turn_start_hooks:
             pos = st.position[seat]
             hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
-        c = self.rulebook.course
+        c = self._course
         if self.stop:
             return
         if st.in_jail[seat]:
@@ -1161,7 +1163,7 @@ class Game(Holdings):
         setting that ended it, or the engine's bound)."""
         if self.over:
             return
-        hooks = self.rulebook.course.game_ends
+        hooks = self._course.game_ends
         if hooks and reason not in endings.NOT_ENDED_BY_RULE:
             course.fire(self, hooks, -1 if winner is None else winner)
         self.over = True
