@@ -8,7 +8,7 @@ do between rolls?). The engine validates every answer (actions.IllegalAction). S
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -97,7 +97,7 @@ class Agent:
         return 0
 
 
-_NEVER = 1 << 62  # more cash than any game holds
+_NEVER: Final = 1 << 62  # more cash than any game holds
 
 
 def _may(game: Game, seat: int, action) -> bool:
@@ -485,7 +485,7 @@ class DefaultAgent(Agent):
             need = reserve * 2
         else:
             for q in game._mortgaged[seat]:
-                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+                least = act.lift_cost(game, q) + reserve * (1 if game._group_of[q] in full else 3)
                 if cash >= least:
                     if permits["lift"] and not _may(game, seat, Lift(q)):
                         skipped = True
@@ -503,7 +503,7 @@ class DefaultAgent(Agent):
         refused = self._asks_build  # on whole groups, evenly: what else may refuse
         best, best_gain = None, 0
         for g in full:
-            members = rb.groups[g]
+            members = game._groups[g]
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
             for q in members:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import operator
 import random
-from typing import Callable, Sequence
+from typing import Callable, Final, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -20,26 +20,29 @@ from . import actions as act
 from . import course, endings, tokens
 from .endings import GameOver
 from .firing import Firing
+from .course import Course
 from .holdings import Holdings
 from .state import State
-from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook
+from .tables import (MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook,
+                     Space)
 from .tally import Tally
 
-BANK_NAME = "bank"
-DEFAULT_MAX_TURNS = 2000
-MAX_ACTIONS = 200  # decisions one player may take between two rolls
-QUIET_NEVER = -(1 << 62)  # below any cash: an agent that made no promise is always asked
-QUIET_ACCOUNT = 1 << 62  # above any cash: the bank's and the pots' accounts have no agent
+# Final: constants the compiler writes in place, not names looked up as the code runs
+BANK_NAME: Final = "bank"
+DEFAULT_MAX_TURNS: Final = 2000
+MAX_ACTIONS: Final = 200  # decisions one player may take between two rolls
+QUIET_NEVER: Final = -(1 << 62)  # below any cash: an agent that made no promise is always asked
+QUIET_ACCOUNT: Final = 1 << 62  # above any cash: the bank's and the pots' accounts have no agent
 # Bounds on the loops the dice drive, so that every rulebook that checks clean ends (the
 # checker warns of dice that reach them, W111). Past MAX_ROLLS rolls in one turn the game ends
 # (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
-MAX_ROLLS = 100
-MAX_TIES = 100
+MAX_ROLLS: Final = 100
+MAX_TIES: Final = 100
 # A game's seed is a 64-bit signed integer. random.Random keys an integer by its absolute
 # value, so a negative seed is keyed by its 64-bit two's complement (seed_key): each seed of
 # the range plays its own game, and a seed that is not negative keeps the key it always had.
-MIN_SEED = -(1 << 63)
-MAX_SEED = (1 << 63) - 1
+MIN_SEED: Final = -(1 << 63)
+MAX_SEED: Final = (1 << 63) - 1
 
 
 def seed_key(seed: int) -> int:
@@ -96,6 +99,15 @@ def _direct_tables(rb: Rulebook) -> DirectTables:
     return out
 
 
+def _street_rents(rb: Rulebook) -> tuple[tuple[int, ...], ...]:
+    """Per space, its rent table if it is a street, else (); made once per rulebook."""
+    made = rb.memo.get("street_rents")
+    if made is None:
+        made = rb.memo["street_rents"] = tuple(sp.rents if sp.kind == "street" else ()
+                                               for sp in rb.spaces)
+    return made
+
+
 # per deck, per card: the direct forms of its effects, or None if one has none
 CardDirects = tuple[tuple[tuple | None, ...], ...]
 
@@ -129,6 +141,7 @@ class Game(Holdings):
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
         "_quiet", "_loud", "guards", "direct", "_card_directs", "_watched",
+        "_street_rents", "_spaces", "_group_lots", "_course",
     )
 
     def __init__(
@@ -143,7 +156,7 @@ class Game(Holdings):
         n = len(agents)
         self.seat_players(rulebook, n)
         s = rulebook.settings
-        self.rulebook = rulebook
+        self.read_tables(rulebook)  # self.rulebook, and the tables the holdings read
         self.settings = s
         self.agents = list(agents)
         self.seed = seed
@@ -193,6 +206,11 @@ class Game(Holdings):
         self._crossings = rulebook.crossings
         self._throws: Throws = (rulebook.rolls, rulebook.doubles, rulebook.totals,
                                 len(rulebook.rolls))
+        self._spaces: tuple[Space, ...] = rulebook.spaces
+        self._course: Course = rulebook.course  # the hooks of the game's course
+        self._group_lots: tuple[tuple[int, ...], ...] = rulebook.group_lots
+        # per space, a street's rent table, else (): the rent of every landing on a street
+        self._street_rents: tuple[tuple[int, ...], ...] = _street_rents(rulebook)
         # each hook with its direct form (Rulebook.direct; None: none), which the engine
         # calls with the firing's fields instead of building the firing
         tables = _direct_tables(rulebook)
@@ -357,7 +375,7 @@ class Game(Holdings):
         if st.cash[payer] < amount:
             self.raise_funds(payer, amount)
             if st.cash[payer] < amount:
-                hooks = self.rulebook.course.cannot_pay
+                hooks = self._course.cannot_pay
                 if hooks and self._unpaid != payer:
                     # `a player cannot pay` (not again for a debt its own rules run into)
                     outer, self._unpaid = self._unpaid, payer
@@ -451,11 +469,11 @@ class Game(Holdings):
     def roll(self, seat: int, rule: str) -> tuple[int | str, ...]:
         """Throw every die, by `rule`: one draw from the game's generator picks a whole
         outcome."""
-        rolls = self.rulebook.rolls
-        i = int(self.rng.random() * len(rolls))
+        rolls, doubles, totals, count = self._throws
+        i = int(self.rng.random() * count)
         dice = self.last_roll = rolls[i]
-        self.dice_total = self.rulebook.totals[i]
-        self.last_double = self.rulebook.doubles[i]
+        self.dice_total = totals[i]
+        self.last_double = doubles[i]
         if self._log:
             self.emit("roll", rule, player=seat, dice=list(dice))
         return dice
@@ -554,8 +572,8 @@ class Game(Holdings):
             self.stop = True
         if self._log:
             self.emit("jail", rule, player=seat)
-        if self.rulebook.course.sent_to_jail:
-            course.fire(self, self.rulebook.course.sent_to_jail, seat)
+        if self._course.sent_to_jail:
+            course.fire(self, self._course.sent_to_jail, seat)
 
     # ------------------------------------------------------------ landing primitives
 
@@ -568,8 +586,8 @@ class Game(Holdings):
         st = self.state
         if st.owner[pos] >= 0:
             return
-        sp = self.rulebook.spaces[pos]
-        c = self.rulebook.course
+        sp = self._spaces[pos]
+        c = self._course
         if c.offered and c.offered[pos]:
             course.fire(self, c.offered[pos], seat, pos)
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
@@ -621,7 +639,7 @@ class Game(Holdings):
     def auction(self, pos: int, rule: str) -> None:
         """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price.
         The auction is `rule`'s (the rule that put the lot up)."""
-        c = self.rulebook.course
+        c = self._course
         winner, price = act.run_auction(self, act.Lot("deed", pos),
                                         self.settings.auction_min_bid, rule, None,
                                         c.auctioned[pos] if c.auctioned else ())
@@ -644,7 +662,7 @@ class Game(Holdings):
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
             return 0
-        sp = rb.spaces[pos]
+        sp = self._spaces[pos]
         kind = sp.kind
         if kind == "street":
             if st.hotels[pos]:
@@ -653,7 +671,7 @@ class Game(Holdings):
                 rent = sp.rents[st.houses[pos]]
         else:
             held = 0
-            for q in rb.groups[sp.group]:
+            for q in self._groups[sp.group]:
                 if st.owner[q] == owner:
                     held += 1
             if kind == "railroad":
@@ -690,10 +708,10 @@ class Game(Holdings):
             if self._log:
                 self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        sp = self.rulebook.spaces[pos]
-        if sp.kind == "street" and not st.mortgaged[pos]:
+        rents = self._street_rents[pos]
+        if rents and not st.mortgaged[pos]:
             # rent_at's street, in line: the hot path of every game
-            rent = sp.rents[-1] if st.hotels[pos] else sp.rents[st.houses[pos]]
+            rent = rents[-1] if st.hotels[pos] else rents[st.houses[pos]]
             if ctx is not None:
                 rent *= ctx.factor
             rent *= factor
@@ -808,7 +826,7 @@ class Game(Holdings):
         if self._log:
             self.emit("draw", rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
-        drawn = self.rulebook.course.card_drawn
+        drawn = self._course.card_drawn
         if drawn and drawn[deck_index]:
             course.fire(self, drawn[deck_index], seat, card_index)
             if st.bankrupt[seat] or self.over:
@@ -891,8 +909,8 @@ class Game(Holdings):
         self.state.jail_turns[seat] = 0
         if self._log:
             self.emit("free", rule, player=seat, by=how)
-        if self.rulebook.course.leaves_jail:
-            course.fire(self, self.rulebook.course.leaves_jail, seat)
+        if self._course.leaves_jail:
+            course.fire(self, self._course.leaves_jail, seat)
 
     # ------------------------------------------------------------ the turn
 
@@ -1079,7 +1097,7 @@ class Game(Holdings):
         for _, rule, hook in self.rulebook.turn_start_hooks:
             pos = st.position[seat]
             hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
-        c = self.rulebook.course
+        c = self._course
         if self.stop:
             return
         if st.in_jail[seat]:
@@ -1178,7 +1196,7 @@ class Game(Holdings):
         setting that ended it, or the engine's bound)."""
         if self.over:
             return
-        hooks = self.rulebook.course.game_ends
+        hooks = self._course.game_ends
         if hooks and reason not in endings.NOT_ENDED_BY_RULE:
             course.fire(self, hooks, -1 if winner is None else winner)
         self.over = True
