@@ -1014,7 +1014,7 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
-        plays = True
+        plays = not st.bankrupt[seat]  # a player made bankrupt out of its turn plays none
         # between two turns every player's actions, unless every seat is out of jail and
         # quiet (pass_between): none to ask
         if self._loud and st.turn:
@@ -1022,7 +1022,7 @@ class Game(Holdings):
                 self._between_turns(seat)
             except GameOver:
                 pass
-            plays = not (self.over or st.bankrupt[seat])  # a debt of the window (an interest)
+            plays = plays and not (self.over or st.bankrupt[seat])  # a debt of the window
             self.stop = False
         if plays:  # the player's turn: all its rolls, then its decisions
             self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
