@@ -11,6 +11,8 @@ a coded RuleError.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from . import ast, compile_course, compile_permits, evaluate
 from .vocab.compiled import compiled, form_of
 from .diagnostics import RuleError
@@ -968,8 +970,11 @@ def _observed(name: str, tests: tuple, effects: tuple):
 
 def _modified_rent(env: _Env, mods, factor: int):
     """`pay rent` in a rulebook with `when rent is due` rules: their factors apply too."""
-    d_mods: tuple = tuple(tuple((tuple(env.direct.get(t) for t in tests), mult, rule)
-                                for tests, mult, rule in here) for here in mods)
+    found: tuple = tuple(tuple((tuple(env.direct.get(t) for t in tests), mult, rule)
+                               for tests, mult, rule in here) for here in mods)
+    # typed for the compiler, which then reads them without the generic protocol (used only
+    # when no test is None)
+    d_mods: tuple[tuple[tuple[tuple[Callable[..., object], ...], int, str], ...], ...] = found
 
     def pay_direct(g: Game, player: int, space: int, owner: int, dice: tuple, total: int,
                    rule: str, rent, streak: int):

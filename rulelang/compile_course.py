@@ -199,11 +199,11 @@ def _pay_fine(env, e):
 
 @compiled("lift_or_interest")
 def _lift_or_interest(env, e):
-    at_value = bool(e.at_value)
-    fn = act.lift_at_value_or_interest if at_value else act.lift_or_interest
-    env.direct[fn] = lambda g, player, space, owner, dice, total, rule, rent, streak: \
-        act.lift_or_interest_at(g, player, space, rule, at_value)
-    return fn
+    if e.at_value:
+        env.direct[act.lift_at_value_or_interest] = act.lift_at_value_or_interest_direct
+        return act.lift_at_value_or_interest
+    env.direct[act.lift_or_interest] = act.lift_or_interest_direct
+    return act.lift_or_interest
 
 
 @compiled("auction_building", "bank_auctions_lots", "everything_to_creditor")

@@ -286,8 +286,8 @@ def _compare(env, node: ast.Compare) -> Test:
                               total: int, rule: str, rent, streak: int):
                 s = owner if which else player
                 laps = g.state.laps
-                return op(laps[s] - g._laps_start[s] if 0 <= s < len(laps)
-                          and g._laps_at == g._laps_turn else 0, n)
+                return op(laps[s] - g._laps_start[s] if g._laps_at == g._laps_turn
+                          and 0 <= s < len(laps) else 0, n)
             env.direct[test] = laps_compared
         elif d is not None:
             env.direct[test] = lambda g, player, space, owner, dice, total, rule, rent, \

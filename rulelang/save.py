@@ -417,7 +417,7 @@ def loads(text: str, agents: Sequence | None = None,
     for name in PROGRESS:
         setattr(game, name, getattr(saved.progress, name))
     game.refresh_views()
-    game._log = log
+    game.log_to(log)
     return game
 
 

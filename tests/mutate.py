@@ -79,7 +79,7 @@ BUGS = (
         "mortgages: the creditor pays no interest on the mortgaged deeds",
         "rulelang/engine/endings.py",
         "            act.deeds_received(game, [(creditor, pos) for pos in lots],\n"
-        "                               rb.course.deed_from_bankrupt)\n",
+        "                               game._course.deed_from_bankrupt)\n",
         "            pass\n"),
     Bug("basculement_by_a_later_throw", "the Force symbols moved by the last throw of the turn "
         "(a card's utility throw) instead of the throw that showed the Basculement",

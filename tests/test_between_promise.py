@@ -9,6 +9,7 @@ import pytest
 
 import rulelang
 from rulelang.engine.agents import DefaultAgent
+from rulelang.engine.tally import Tally
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,21 +34,24 @@ class Counting(DefaultAgent):
         return super().between(game, seat)
 
 
-def _log(rulebook, agents, seed):
+def _log(rulebook, agents, seed, tally=False):
     log: list[str] = []
-    rulelang.Game(rulebook, agents, seed=seed, log=log.append).play()
+    rulelang.Game(rulebook, agents, seed=seed, log=log.append,
+                  tally=Tally(rulebook.size) if tally else None).play()
     return log
 
 
+@pytest.mark.parametrize("tally", [False, True], ids=["plain", "tally"])
 @pytest.mark.parametrize("ruleset", ["classic_1961.rules", "french_standard.rules",
                                      "dinos.rules"])
-def test_the_default_agents_promise_changes_no_game(ruleset):
+def test_the_default_agents_promise_changes_no_game(ruleset, tally):
     """Default agents that promise to pass play the same games, event for event, as the same
-    agents asked in every window."""
+    agents asked in every window; with a tally too, whose turn takes the path of a turn with
+    extras (Game._extras_and_rolls)."""
     rulebook = rulelang.load(ROOT / "rulesets" / ruleset)
     for seed in range(1, 9):
-        promising = _log(rulebook, [DefaultAgent() for _ in range(4)], seed)
-        asked = _log(rulebook, [Unpromising() for _ in range(4)], seed)
+        promising = _log(rulebook, [DefaultAgent() for _ in range(4)], seed, tally)
+        asked = _log(rulebook, [Unpromising() for _ in range(4)], seed, tally)
         assert promising == asked, f"seed {seed}"
 
 

@@ -399,7 +399,9 @@ class EngineMachine(RuleBasedStateMachine):
         """A whole turn; a player in jail answers `choice`, which may be refused."""
         game = self.game
         if game.state.bankrupt[game.state.current]:
-            game._next()  # a debt above bankrupted the player whose turn it was: it ends
+            # a debt above bankrupted the player whose turn it was: the others may act, then
+            # its turn passes
+            game.play_turn()
             return
         seat = game.state.current
         jailed = game.state.in_jail[seat]

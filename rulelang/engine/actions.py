@@ -11,7 +11,7 @@ rule. Auctions (of deeds and of scarce buildings) live here too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from attrs import frozen
 
@@ -113,8 +113,8 @@ class JailWay:
     way: str
 
 
-PAY_FINE = JailWay("pay")
-USE_CARD = JailWay("card")
+PAY_FINE: Final = JailWay("pay")
+USE_CARD: Final = JailWay("card")
 
 # ------------------------------------------------------------------ permissions
 
@@ -135,7 +135,7 @@ def _breaks(game: Game, mask: int, seat: int, pos: int) -> bool:
     """Whether the player's action on the lot breaks one of the guarantees of `mask`
     (tables.GUARANTEE_BITS), read on the state: what a permission that says exactly them
     answers (the whole group, evenly, no mortgaged lot, no building in the group)."""
-    lots = game.rulebook.group_lots[pos]
+    lots = game._group_lots[pos]
     if not lots:  # no group: not held whole, nor the fewest or the most
         return bool(mask & (WHOLE_GROUP | BUILD_EVENLY | SELL_EVENLY))
     st = game.state
@@ -295,7 +295,7 @@ def permitted(game: Game, seat: int, action) -> None:
         raise IllegalAction(found.rule, found.text)
 
 
-_ACTION_NAMES = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
+_ACTION_NAMES: Final = {Build: "build", Sell: "sell", SellAll: "sell_group", Mortgage: "mortgage",
                  Lift: "lift", Buy: "buy", Bid: "bid"}
 
 
@@ -331,20 +331,20 @@ def _origin(game: Game, setting: str) -> str:
 def _supply_rule(game: Game, setting: str) -> str:
     """Who refuses a building the bank has none of: the rulebook's rule for buildings running
     short, else the rule that sets the supply."""
-    shortage = game.rulebook.course.shortage
+    shortage = game._course.shortage
     return shortage[0].rule if shortage else _origin(game, setting)
 
 
 def _owned(game: Game, seat: int, pos: int, setting: str, rule: str = ""):
     """The lot, if it is a property of the player's; else the refusal by the rule whose `set`
     line of `setting` is in force (or by `rule`)."""
-    rb = game.rulebook
-    if not 0 <= pos < rb.size or not rb.spaces[pos].is_property:
+    spaces = game._spaces
+    if not 0 <= pos < game._size or not spaces[pos].is_property:
         raise IllegalAction(rule or _origin(game, setting), f"space {pos} is not a property")
     if game.state.owner[pos] != seat:
         raise IllegalAction(rule or _origin(game, setting),
-                            f"{rb.spaces[pos].name!r} is not the player's")
-    return rb.spaces[pos]
+                            f"{spaces[pos].name!r} is not the player's")
+    return spaces[pos]
 
 
 def level(game: Game, pos: int) -> int:
@@ -362,12 +362,12 @@ def group_has_buildings(game: Game, group: int) -> bool:
 
 
 def lift_cost(game: Game, pos: int) -> int:
-    m = game.rulebook.spaces[pos].mortgage
+    m = game._spaces[pos].mortgage
     return m + -(-m * game.settings.mortgage_interest // 100)
 
 
 def interest(game: Game, pos: int) -> int:
-    m = game.rulebook.spaces[pos].mortgage
+    m = game._spaces[pos].mortgage
     return -(-m * game.settings.mortgage_interest // 100)
 
 
@@ -384,8 +384,9 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     mortgaged lot lifts it first: its lifting price is part of the cash needed."""
     st, s, rb = game.state, game.settings, game.rulebook
     # the player's own property (_owned, which refuses any other, in line)
-    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
-        sp = rb.spaces[pos]
+    spaces = game._spaces
+    if 0 <= pos < game._size and st.owner[pos] == seat and spaces[pos].is_property:
+        sp = spaces[pos]
     else:
         sp = _owned(game, seat, pos, "max_houses")
     if sp.kind != "street":
@@ -398,7 +399,7 @@ def check_build(game: Game, seat: int, pos: int) -> tuple[str, int]:
     here = houses[pos]
     if here >= per_hotel:
         ready = True
-        for q in rb.groups[sp.group]:
+        for q in game._groups[sp.group]:
             if not hotels[q] and houses[q] < per_hotel:
                 ready = False
                 break
@@ -425,8 +426,9 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
     """What selling one building of the lot brings, if the player may sell it now."""
     st, s, rb = game.state, game.settings, game.rulebook
     rule = "building_sale"
-    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
-        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    spaces = game._spaces
+    if 0 <= pos < game._size and st.owner[pos] == seat and spaces[pos].is_property:
+        sp = spaces[pos]  # the player's own property (_owned, in line)
     else:
         sp = _owned(game, seat, pos, rule)
     if not (st.houses[pos] or st.hotels[pos]):
@@ -444,8 +446,9 @@ def check_sell(game: Game, seat: int, pos: int) -> int:
 def check_mortgage(game: Game, seat: int, pos: int) -> int:
     rule = "mortgage_interest"
     st, rb = game.state, game.rulebook
-    if 0 <= pos < rb.size and st.owner[pos] == seat and rb.spaces[pos].is_property:
-        sp = rb.spaces[pos]  # the player's own property (_owned, in line)
+    spaces = game._spaces
+    if 0 <= pos < game._size and st.owner[pos] == seat and spaces[pos].is_property:
+        sp = spaces[pos]  # the player's own property (_owned, in line)
     else:
         sp = _owned(game, seat, pos, rule)
     if st.mortgaged[pos]:
@@ -506,7 +509,7 @@ def check_trade(game: Game, seat: int, t: Trade) -> None:
 def apply(game: Game, seat: int, action) -> None:
     """Validate the action, then carry it out; IllegalAction leaves the state unchanged."""
     if game.state.bankrupt[seat]:
-        rules = game.rulebook.course.bankrupt  # the rulebook's bankruptcy rules, as endings
+        rules = game._course.bankrupt  # the rulebook's bankruptcy rules, as endings
         raise IllegalAction(rules[0].rule if rules else "engine",
                             "a bankrupt player cannot act")
     run = APPLY.get(type(action))
@@ -516,7 +519,7 @@ def apply(game: Game, seat: int, action) -> None:
 
 
 # What a player may do between turns (Game._between_turns): the actions of its own turn.
-BETWEEN_TURNS = (Build, Sell, SellAll, Mortgage, Lift, Trade)
+BETWEEN_TURNS: Final = (Build, Sell, SellAll, Mortgage, Lift, Trade)
 
 
 def apply_between(game: Game, seat: int, action) -> None:
@@ -534,7 +537,7 @@ def _apply_build(game: Game, seat: int, action) -> None:
         raise refusal(game, "max_houses", "not enough cash to build")
     # fewer players than buildings left: no shortage, whoever wants them
     if (st.bank_houses if kind == "house" else st.bank_hotels) < st.players:
-        for ins in game.rulebook.course.shortage:  # `when buildings run short` rules
+        for ins in game._course.shortage:  # `when buildings run short` rules
             if ins.auction and ins.holds(game, seat):
                 if _shortage(game, seat, kind, ins.from_cost, ins.rule):
                     return
@@ -562,7 +565,7 @@ def _apply_sell(game: Game, seat: int, action) -> None:
     if game._log:
         game.emit("sell", rule, player=seat, space=game.rulebook.spaces[pos].name,
                   building=building)
-    sold = game.rulebook.course.sold
+    sold = game._course.sold
     if sold[0] or sold[1]:
         course.fire(game, sold[hotel], seat, pos, building=HOTEL if hotel else HOUSE)
 
@@ -597,7 +600,7 @@ def _pledge(game: Game, seat: int, pos: int, pledged: bool, amount: int) -> None
         game.transfer(bank, seat, amount, "mortgage", rule)
     else:
         game.transfer(seat, bank, amount, "lift mortgage", rule)
-    c = game.rulebook.course
+    c = game._course
     hooks = c.mortgage_taken if pledged else c.mortgage_lifted
     if hooks:
         course.fire(game, hooks, seat, pos)
@@ -610,7 +613,7 @@ def _apply_trade(game: Game, seat: int, action) -> None:
 
 # each action's validation and carrying out, by its type: `apply` without its checks of the
 # player (the engine's loops call it directly for a player in the game)
-APPLY = {
+APPLY: Final = {
     Build: _apply_build,
     Sell: _apply_sell,
     SellAll: _apply_sell_all,
@@ -623,15 +626,15 @@ APPLY = {
 def _build(game: Game, seat: int, pos: int, kind) -> None:
     st, rb = game.state, game.rulebook
     game.seat_version[seat] += 1
-    sp = rb.spaces[pos]
+    sp = game._spaces[pos]
     if st.mortgaged[pos]:
         lifted = rb.origins["mortgage_interest"]
         game.set_mortgaged(pos, False)
         if game._log:
             game.emit("lift", lifted, player=seat, space=sp.name)
         game.transfer(seat, st.bank, lift_cost(game, pos), "lift mortgage", lifted)
-        if game.rulebook.course.mortgage_lifted:
-            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
+        if game._course.mortgage_lifted:
+            course.fire(game, game._course.mortgage_lifted, seat, pos)
             if st.bankrupt[seat]:
                 return
     if kind == "hotel":
@@ -650,7 +653,7 @@ def _build(game: Game, seat: int, pos: int, kind) -> None:
         game.transfer(seat, st.bank, sp.house_cost, "house", rule)
     if game._log:
         game.emit("build", rule, player=seat, space=sp.name, building=kind)
-    c = game.rulebook.course
+    c = game._course
     if c.any_building:
         course.fire(game, c.built[kind == "hotel"], seat, pos,
                     building=HOTEL if kind == "hotel" else HOUSE)
@@ -748,7 +751,7 @@ def _sell_group(game: Game, seat: int, group: int, rule: str, settling: bool = F
         game.emit("sell_group", rule, player=seat, group=rb.group_names[group])
     total = 0
     owner = st.owner
-    sold = rb.course.sold
+    sold = game._course.sold
     lots = []  # (lot, its top building) for `a building is sold`
     for q in rb.groups[group]:
         if owner[q] != seat:
@@ -858,9 +861,9 @@ def _trade(game: Game, seat: int, t: Trade) -> None:
         game.give_deed(q, p, rule)
     for q in t.take:
         game.give_deed(q, seat, rule)
-    if game.rulebook.course.deed_changes_hands:
+    if game._course.deed_changes_hands:
         deeds_received(game, [(p, q) for q in t.give] + [(seat, q) for q in t.take],
-                       game.rulebook.course.deed_changes_hands)
+                       game._course.deed_changes_hands)
 
 
 def deeds_received(game: Game, received, hooks: tuple) -> None:
@@ -886,7 +889,7 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
     st = game.state
     if seat < 0 or pos < 0 or not st.mortgaged[pos]:
         return
-    m = game.rulebook.spaces[pos].mortgage
+    m = game._spaces[pos].mortgage
     due = interest(game, pos)
     cost = m if at_value else m + due
     if st.cash[seat] >= cost and game.agents[seat].lift_on_transfer(game, seat, pos):
@@ -894,8 +897,8 @@ def lift_or_interest_at(game: Game, seat: int, pos: int, rule: str,
         if game._log:
             game.emit("lift", rule, player=seat, space=game.rulebook.spaces[pos].name)
         game.transfer(seat, st.bank, cost, "lift mortgage", rule)
-        if game.rulebook.course.mortgage_lifted:
-            course.fire(game, game.rulebook.course.mortgage_lifted, seat, pos)
+        if game._course.mortgage_lifted:
+            course.fire(game, game._course.mortgage_lifted, seat, pos)
     else:
         game.charge(seat, st.bank, due, "mortgage interest", rule)
 
@@ -904,6 +907,18 @@ def lift_at_value_or_interest(game: Game, f: Firing) -> None:
     """`lift the mortgage at its value or pay the interest`: as `lift_or_interest`, the
     lifting at once costing the mortgage value alone."""
     lift_or_interest(game, f, True)
+
+
+# their direct forms (Rulebook.direct), here to be compiled with the engine
+def lift_or_interest_direct(game: Game, player: int, space: int, owner: int, dice: tuple,
+                            total: int, rule: str, rent, streak: int) -> None:
+    lift_or_interest_at(game, player, space, rule)
+
+
+def lift_at_value_or_interest_direct(game: Game, player: int, space: int, owner: int,
+                                     dice: tuple, total: int, rule: str, rent,
+                                     streak: int) -> None:
+    lift_or_interest_at(game, player, space, rule, True)
 
 
 # ------------------------------------------------------------------ auctions

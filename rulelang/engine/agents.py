@@ -8,7 +8,7 @@ do between rolls?). The engine validates every answer (actions.IllegalAction). S
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -97,7 +97,7 @@ class Agent:
         return 0
 
 
-_NEVER = 1 << 62  # more cash than any game holds
+_NEVER: Final = 1 << 62  # more cash than any game holds
 
 
 def _may(game: Game, seat: int, action) -> bool:
@@ -403,9 +403,13 @@ class DefaultAgent(Agent):
         version = game.version
         if version != self._traded_at:
             self._traded_at = version
-            trade = self._trade(game, seat)
-            if trade is not None:
-                return trade
+            shared = game._shared  # the game's view, read in line (None: to rebuild)
+            if shared is None:
+                shared = game.shared_streets()
+            if shared[seat]:  # a group shared whole with one other player
+                trade = self._trade(game, seat, shared[seat])
+                if trade is not None:
+                    return trade
         # the improvement `_improve` finds, unless nothing of the player's changed since it
         # last passed, nor whether the bank has buildings, and it still lacks the cash the
         # cheapest improvement it saw needs: then None at once (in line here and in
@@ -485,7 +489,7 @@ class DefaultAgent(Agent):
             need = reserve * 2
         else:
             for q in game._mortgaged[seat]:
-                least = act.lift_cost(game, q) + reserve * (1 if rb.group_of[q] in full else 3)
+                least = act.lift_cost(game, q) + reserve * (1 if game._group_of[q] in full else 3)
                 if cash >= least:
                     if permits["lift"] and not _may(game, seat, Lift(q)):
                         skipped = True
@@ -503,7 +507,7 @@ class DefaultAgent(Agent):
         refused = self._asks_build  # on whole groups, evenly: what else may refuse
         best, best_gain = None, 0
         for g in full:
-            members = rb.groups[g]
+            members = game._groups[g]
             # evenly: only the lots with the fewest buildings may take the next one
             low, lot = hotel_level, -1
             for q in members:
@@ -537,16 +541,11 @@ class DefaultAgent(Agent):
 
     # -------------------------------------------------------------- trading
 
-    def _trade(self, game: Game, seat: int):
-        """Offer to complete a group: a swap that completes one for each, else cash."""
+    def _trade(self, game: Game, seat: int, pairs: tuple[tuple[int, int], ...]):
+        """Offer to complete a group: a swap that completes one for each, else cash. `pairs`:
+        the street groups the player shares whole with one other player, and that player."""
         st, rb = game.state, game.rulebook
         owner = st.owner
-        shared_all = game._shared  # the game's view, read in line (None: to rebuild)
-        if shared_all is None:
-            shared_all = game.shared_streets()
-        pairs = shared_all[seat]
-        if not pairs:
-            return None
         # the street groups shared whole with one other player, free of buildings (loops, not
         # generators: asked whenever a deed changed hands)
         houses, hotels, groups, spaces = st.houses, st.hotels, rb.groups, rb.spaces

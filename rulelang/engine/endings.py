@@ -75,7 +75,7 @@ def time_limit_reached(game: Game) -> None:
     first rule whose conditions hold and that says `end the game` ends it (the richest wins,
     the end named after the rule). Otherwise play goes on to the turn cap."""
     st = game.state
-    for ins in game.rulebook.course.time_limit:
+    for ins in game._course.time_limit:
         if ins.holds(game, st.current) and ins.end:
             game.finish(ins.rule, richest(game), ins.rule)
             return
@@ -117,7 +117,7 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
     rb = game.rulebook
     if game._log:
         game.emit("bankrupt", rule, player=seat, creditor=game.account_name(creditor))
-    rules = rb.course.bankrupt
+    rules = game._course.bankrupt
     label = rules[0].rule if rules else "engine"  # the first bankruptcy rule's
     ending = everything = auction = False
     reason = ""
@@ -152,9 +152,9 @@ def bankrupt(game: Game, seat: int, creditor: int, rule: str) -> None:
         st.jail_cards[seat] = []
         for pos in lots:
             game.give_deed(pos, creditor, label)
-        if not ending and rb.course.deed_from_bankrupt:
+        if not ending and game._course.deed_from_bankrupt:
             act.deeds_received(game, [(creditor, pos) for pos in lots],
-                               rb.course.deed_from_bankrupt)
+                               game._course.deed_from_bankrupt)
     else:
         for deck_index, card_index in st.jail_cards[seat]:
             st.decks[deck_index].append(card_index)

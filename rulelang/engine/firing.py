@@ -10,7 +10,7 @@ derived by one of the methods below. Nothing about a firing is kept on the `Game
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 # the engine's own causes (setup, turn, agent, the bounds): declared with the vocabulary, since
 # no rule may take their names (E118)
@@ -26,7 +26,9 @@ FIELDS = ("player", "space", "owner", "token", "dice", "total", "rule", "rent", 
           "other", "amount", "building", "card")
 
 # The building an action builds or sells (Firing.building): none, a house, a hotel.
-NO_BUILDING, HOUSE, HOTEL = 0, 1, 2
+NO_BUILDING: Final = 0
+HOUSE: Final = 1
+HOTEL: Final = 2
 
 
 class Firing:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import operator
 import random
-from typing import Callable, Sequence
+from typing import Callable, Final, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -20,25 +20,29 @@ from . import actions as act
 from . import course, endings, tokens
 from .endings import GameOver
 from .firing import Firing
+from .course import Course
 from .holdings import Holdings
 from .state import State
-from .tables import MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook
+from .tables import (MAX_CHAIN, NOBODY, OTHER, OWN, Card, Effect, RentContext, Rulebook,
+                     Space)
 from .tally import Tally
 
-BANK_NAME = "bank"
-DEFAULT_MAX_TURNS = 2000
-MAX_ACTIONS = 200  # decisions one player may take between two rolls
-QUIET_NEVER = -(1 << 62)  # below any cash: an agent that made no promise is always asked
+# Final: constants the compiler writes in place, not names looked up as the code runs
+BANK_NAME: Final = "bank"
+DEFAULT_MAX_TURNS: Final = 2000
+MAX_ACTIONS: Final = 200  # decisions one player may take between two rolls
+QUIET_NEVER: Final = -(1 << 62)  # below any cash: an agent that made no promise is always asked
+QUIET_ACCOUNT: Final = 1 << 62  # above any cash: the bank's and the pots' accounts have no agent
 # Bounds on the loops the dice drive, so that every rulebook that checks clean ends (the
 # checker warns of dice that reach them, W111). Past MAX_ROLLS rolls in one turn the game ends
 # (`roll_limit`); after MAX_TIES tied throws for the first player, seat order decides.
-MAX_ROLLS = 100
-MAX_TIES = 100
+MAX_ROLLS: Final = 100
+MAX_TIES: Final = 100
 # A game's seed is a 64-bit signed integer. random.Random keys an integer by its absolute
 # value, so a negative seed is keyed by its 64-bit two's complement (seed_key): each seed of
 # the range plays its own game, and a seed that is not negative keeps the key it always had.
-MIN_SEED = -(1 << 63)
-MAX_SEED = (1 << 63) - 1
+MIN_SEED: Final = -(1 << 63)
+MAX_SEED: Final = (1 << 63) - 1
 
 
 def seed_key(seed: int) -> int:
@@ -58,17 +62,27 @@ def check_players(rulebook: Rulebook, players: int) -> None:
                          f"not {players}")
 
 
+# every outcome of a throw, whether it is a double and its total (Rulebook), and their number
+Throws = tuple[tuple[tuple[int | str, ...], ...], tuple[bool, ...], tuple[int, ...], int]
+
 # a hook with its direct form (Rulebook.direct), or None: (owners, rule, hook, direct); a
 # doubles hook's is (times, rule, hook, direct), times None for every double
 DirectHook = tuple[int, str, Effect, Effect | None]
 DoublesDirect = tuple[int | None, str, Effect, Effect | None]
-DirectTables = tuple[tuple[tuple[DirectHook, ...], ...], tuple[tuple[DirectHook, ...], ...],
+# a landing's hooks, by whose the space is (LANDED_BY): (rule, hook, direct) of the hooks whose
+# owner filter takes it; () for a space without landing hooks
+LandHook = tuple[str, Effect, Effect | None]
+LandHooks = tuple[tuple[LandHook, ...], ...]
+DirectTables = tuple[tuple[tuple[DirectHook, ...], ...], tuple[LandHooks, ...],
                      tuple[DoublesDirect, ...]]
+# the index in a space's LandHooks: the space unowned, another player's, the player's own
+LANDED_BY = (NOBODY, OTHER, OWN)
 
 
 def _direct_tables(rb: Rulebook) -> DirectTables:
     """The passing, landing and doubles hooks of the rulebook, each with its direct form
-    or None. Made once per rulebook, again if its tables were replaced."""
+    or None, the landing's split by owner filter. Made once per rulebook, again if its
+    tables were replaced."""
     tables = (rb.pass_hooks, rb.land_hooks, rb.doubles_hooks)
     made = rb.memo.get("direct_tables")
     if made is not None and all(map(operator.is_, made[0], tables)):
@@ -76,12 +90,22 @@ def _direct_tables(rb: Rulebook) -> DirectTables:
     direct = rb.direct
     out: DirectTables = (tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
                  for hooks in rb.pass_hooks),
-           tuple(tuple((o, by, h, direct.get(h)) for o, by, h in hooks)
+           tuple(tuple(tuple((by, h, direct.get(h)) for o, by, h in hooks if o & whose)
+                       for whose in LANDED_BY) if hooks else ()
                  for hooks in rb.land_hooks),
            tuple((dh.times, dh.hook[1], dh.hook[2], direct.get(dh.hook[2]))
                  for dh in rb.doubles_hooks))
     rb.memo["direct_tables"] = (tables, out)
     return out
+
+
+def _street_rents(rb: Rulebook) -> tuple[tuple[int, ...], ...]:
+    """Per space, its rent table if it is a street, else (); made once per rulebook."""
+    made = rb.memo.get("street_rents")
+    if made is None:
+        made = rb.memo["street_rents"] = tuple(sp.rents if sp.kind == "street" else ()
+                                               for sp in rb.spaces)
+    return made
 
 
 # per deck, per card: the direct forms of its effects, or None if one has none
@@ -113,10 +137,11 @@ class Game(Holdings):
         "winner", "stop", "again", "last_roll", "dice_total", "last_double",
         "_depth", "_max_turns", "_turn_limit",
         "_limit_reason", "fine_account", "_claims", "_unpaid", "_first", "__weakref__",
-        "_size", "_crossings", "_pass_hooks", "_land_hooks", "_doubles_hooks",
+        "_size", "_crossings", "_throws", "_pass_hooks", "_land_hooks", "_doubles_hooks",
         "_throw_extras", "_turn_extras", "tally", "between", "_laps_start", "_orders",
         "_laps_turn", "_laps_at",
-        "_quiet", "guards", "direct", "_card_directs",
+        "_quiet", "_loud", "guards", "direct", "_card_directs", "_watched",
+        "_street_rents", "_spaces", "_group_lots", "_course",
     )
 
     def __init__(
@@ -131,14 +156,14 @@ class Game(Holdings):
         n = len(agents)
         self.seat_players(rulebook, n)
         s = rulebook.settings
-        self.rulebook = rulebook
+        self.read_tables(rulebook)  # self.rulebook, and the tables the holdings read
         self.settings = s
         self.agents = list(agents)
         self.seed = seed
         self.rng = random.Random(seed_key(seed))
-        self._log = log
         # what `rulelang stats` counts (tally.py), from the setup on; None: nothing counted
         self.tally: Tally | None = tally
+        self.log_to(log)
         self.over = False
         self.end_reason: str | None = None
         self.winner: int | None = None
@@ -148,8 +173,13 @@ class Game(Holdings):
         # per seat about to play, every seat in the order they act between turns
         self._orders = tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
         # per seat: the cash up to which its agent passes between turns unasked while the
-        # player is out of jail (pass_between); QUIET_NEVER: it is always asked
-        self._quiet = [QUIET_NEVER] * n
+        # player is out of jail (pass_between); QUIET_NEVER: it is always asked (one entry per
+        # account, QUIET_ACCOUNT for the bank and the pots)
+        self._quiet = [QUIET_NEVER] * n + [QUIET_ACCOUNT] * (1 + len(rulebook.pots))
+        # a seat may need asking between turns, in jail or holding more than its promise: set
+        # by whatever may make it so (jail, a transfer, a promise), cleared by the window
+        # between turns, which asks each such seat
+        self._loud = True
         # the last throw of the dice, whatever threw them (firings carry their own throw)
         self.last_roll: tuple[int | str, ...] = ()
         self.dice_total = 0
@@ -174,11 +204,18 @@ class Game(Holdings):
         # the rulebook's tables read on every throw and move, held here as typed fields
         self._size = rulebook.size
         self._crossings = rulebook.crossings
+        self._throws: Throws = (rulebook.rolls, rulebook.doubles, rulebook.totals,
+                                len(rulebook.rolls))
+        self._spaces: tuple[Space, ...] = rulebook.spaces
+        self._course: Course = rulebook.course  # the hooks of the game's course
+        self._group_lots: tuple[tuple[int, ...], ...] = rulebook.group_lots
+        # per space, a street's rent table, else (): the rent of every landing on a street
+        self._street_rents: tuple[tuple[int, ...], ...] = _street_rents(rulebook)
         # each hook with its direct form (Rulebook.direct; None: none), which the engine
         # calls with the firing's fields instead of building the firing
         tables = _direct_tables(rulebook)
         self._pass_hooks: tuple[tuple[DirectHook, ...], ...] = tables[0]
-        self._land_hooks: tuple[tuple[DirectHook, ...], ...] = tables[1]
+        self._land_hooks: tuple[LandHooks, ...] = tables[1]
         self._doubles_hooks: tuple[DoublesDirect, ...] = tables[2]
         # the guards of the hooks of the game's course and of a throw
         self.guards: dict = rulebook.guards
@@ -309,17 +346,25 @@ class Game(Holdings):
 
     # ------------------------------------------------------------ money
 
+    def log_to(self, log: Callable[[str], None] | None) -> None:
+        """Write the game's events to `log` from now on (None: no log)."""
+        self._log = log
+        self._watched = log is not None or self.tally is not None
+
     def transfer(self, src: int, dst: int, amount: int, reason: str, rule: str) -> None:
         """Move money between two accounts, by `rule`: the only way money moves."""
         cash = self.state.cash
         cash[src] -= amount
-        cash[dst] += amount
-        tally = self.tally
-        if tally is not None:
-            tally.flow(rule, self._account_kind(src), self._account_kind(dst), amount)
-        if self._log:
-            self.emit("transfer", rule, source=self.account_name(src),
-                      to=self.account_name(dst), amount=amount, reason=reason)
+        received = cash[dst] = cash[dst] + amount
+        if received > self._quiet[dst]:  # richer than its promise: asked between turns
+            self._loud = True
+        if self._watched:  # a tally counts, or the log writes
+            tally = self.tally
+            if tally is not None:
+                tally.flow(rule, self._account_kind(src), self._account_kind(dst), amount)
+            if self._log:
+                self.emit("transfer", rule, source=self.account_name(src),
+                          to=self.account_name(dst), amount=amount, reason=reason)
 
     def charge(self, payer: int, creditor: int, amount: int, reason: str, rule: str) -> bool:
         """Make `payer` pay `amount` by `rule`, raising funds if short; bankrupt if it
@@ -330,7 +375,7 @@ class Game(Holdings):
         if st.cash[payer] < amount:
             self.raise_funds(payer, amount)
             if st.cash[payer] < amount:
-                hooks = self.rulebook.course.cannot_pay
+                hooks = self._course.cannot_pay
                 if hooks and self._unpaid != payer:
                     # `a player cannot pay` (not again for a debt its own rules run into)
                     outer, self._unpaid = self._unpaid, payer
@@ -424,11 +469,11 @@ class Game(Holdings):
     def roll(self, seat: int, rule: str) -> tuple[int | str, ...]:
         """Throw every die, by `rule`: one draw from the game's generator picks a whole
         outcome."""
-        rolls = self.rulebook.rolls
-        i = int(self.rng.random() * len(rolls))
+        rolls, doubles, totals, count = self._throws
+        i = int(self.rng.random() * count)
         dice = self.last_roll = rolls[i]
-        self.dice_total = self.rulebook.totals[i]
-        self.last_double = self.rulebook.doubles[i]
+        self.dice_total = totals[i]
+        self.last_double = doubles[i]
         if self._log:
             self.emit("roll", rule, player=seat, dice=list(dice))
         return dice
@@ -479,19 +524,18 @@ class Game(Holdings):
         # TOMBE SUR UN BIEN SANS PROPRIÉTAIRE); a rule's owner filter is judged on it, before
         # its firing is built
         owner = st.owner[pos]
-        whose = NOBODY if owner < 0 else OWN if owner == seat else OTHER
-        depth = self._depth = self._depth + 1
-        if depth > MAX_CHAIN:
+        outer = self._depth
+        self._depth = outer + 1
+        if outer >= MAX_CHAIN:
             self.chain_cut(seat, rule)
-        for owners, by, hook, direct in hooks:
-            if owners & whose:
-                if direct is not None:
-                    direct(self, seat, pos, owner, dice, total, by, rent, streak)
-                else:
-                    hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
-                if self.stop:
-                    break
-        self._depth -= 1
+        for by, hook, direct in hooks[0 if owner < 0 else 2 if owner == seat else 1]:
+            if direct is not None:
+                direct(self, seat, pos, owner, dice, total, by, rent, streak)
+            else:
+                hook(self, Firing(seat, pos, owner, -1, dice, total, by, rent, streak))
+            if self.stop:
+                break
+        self._depth = outer
 
     def chain_cut(self, seat: int, rule: str) -> None:
         """A chain of triggered effects reached MAX_CHAIN links: the game ends there."""
@@ -521,14 +565,15 @@ class Game(Holdings):
         st = self.state
         st.position[seat] = self.rulebook.jail
         st.in_jail[seat] = True
+        self._loud = True  # a prisoner is asked between turns
         st.jail_turns[seat] = 0
         self.again = False
         if seat == st.current:
             self.stop = True
         if self._log:
             self.emit("jail", rule, player=seat)
-        if self.rulebook.course.sent_to_jail:
-            course.fire(self, self.rulebook.course.sent_to_jail, seat)
+        if self._course.sent_to_jail:
+            course.fire(self, self._course.sent_to_jail, seat)
 
     # ------------------------------------------------------------ landing primitives
 
@@ -541,8 +586,8 @@ class Game(Holdings):
         st = self.state
         if st.owner[pos] >= 0:
             return
-        sp = self.rulebook.spaces[pos]
-        c = self.rulebook.course
+        sp = self._spaces[pos]
+        c = self._course
         if c.offered and c.offered[pos]:
             course.fire(self, c.offered[pos], seat, pos)
             if st.bankrupt[seat] or self.over or st.owner[pos] >= 0:
@@ -594,7 +639,7 @@ class Game(Holdings):
     def auction(self, pos: int, rule: str) -> None:
         """Sell a bank-owned deed to the highest bidder; everyone may bid, from any price.
         The auction is `rule`'s (the rule that put the lot up)."""
-        c = self.rulebook.course
+        c = self._course
         winner, price = act.run_auction(self, act.Lot("deed", pos),
                                         self.settings.auction_min_bid, rule, None,
                                         c.auctioned[pos] if c.auctioned else ())
@@ -617,7 +662,7 @@ class Game(Holdings):
         owner = st.owner[pos]
         if owner < 0 or st.mortgaged[pos]:
             return 0
-        sp = rb.spaces[pos]
+        sp = self._spaces[pos]
         kind = sp.kind
         if kind == "street":
             if st.hotels[pos]:
@@ -626,7 +671,7 @@ class Game(Holdings):
                 rent = sp.rents[st.houses[pos]]
         else:
             held = 0
-            for q in rb.groups[sp.group]:
+            for q in self._groups[sp.group]:
                 if st.owner[q] == owner:
                     held += 1
             if kind == "railroad":
@@ -663,10 +708,10 @@ class Game(Holdings):
             if self._log:
                 self.emit("rent_unclaimed", rule, player=seat, owner=owner)
             return
-        sp = self.rulebook.spaces[pos]
-        if sp.kind == "street" and not st.mortgaged[pos]:
+        rents = self._street_rents[pos]
+        if rents and not st.mortgaged[pos]:
             # rent_at's street, in line: the hot path of every game
-            rent = sp.rents[-1] if st.hotels[pos] else sp.rents[st.houses[pos]]
+            rent = rents[-1] if st.hotels[pos] else rents[st.houses[pos]]
             if ctx is not None:
                 rent *= ctx.factor
             rent *= factor
@@ -781,7 +826,7 @@ class Game(Holdings):
         if self._log:
             self.emit("draw", rule, player=seat, deck=self.rulebook.decks[deck_index].name,
                       card=card.id)
-        drawn = self.rulebook.course.card_drawn
+        drawn = self._course.card_drawn
         if drawn and drawn[deck_index]:
             course.fire(self, drawn[deck_index], seat, card_index)
             if st.bankrupt[seat] or self.over:
@@ -864,8 +909,8 @@ class Game(Holdings):
         self.state.jail_turns[seat] = 0
         if self._log:
             self.emit("free", rule, player=seat, by=how)
-        if self.rulebook.course.leaves_jail:
-            course.fire(self, self.rulebook.course.leaves_jail, seat)
+        if self._course.leaves_jail:
+            course.fire(self, self._course.leaves_jail, seat)
 
     # ------------------------------------------------------------ the turn
 
@@ -901,9 +946,7 @@ class Game(Holdings):
     def _rolls(self, seat: int) -> None:
         """Roll, move and obey, again while a rule says so; the throws and their moves are
         the turn's."""
-        rb = self.rulebook
-        rolls, is_double, totals = rb.rolls, rb.doubles, rb.totals
-        count = len(rolls)
+        rolls, is_double, totals, count = self._throws
         rand = self.rng.random
         doubles = 0
         rolled = 0  # the rolls of this turn that said roll again (MAX_ROLLS)
@@ -915,8 +958,13 @@ class Game(Holdings):
             total = self.dice_total = totals[i]
             if self._log:
                 self.emit("roll", "turn", player=seat, dice=list(dice))
-            streak = doubles + 1 if is_double[i] else 0  # the doubles in a row, this one last
+            if is_double[i]:
+                doubles += 1
+                streak = doubles  # the doubles in a row, this one last
+            else:
+                streak = 0
             if extras:
+                rb = self.rulebook
                 if self.tally is not None:
                     self.tally.thrown()
                 if rb.face_hooks:
@@ -927,8 +975,7 @@ class Game(Holdings):
                     self._rolled(seat, rb.roll_hooks, dice, total, streak)
                     if self.stop:
                         return
-            if is_double[i]:
-                doubles += 1
+            if streak:
                 for times, by, hook, direct in self._doubles_hooks:
                     if times is None or times == doubles:
                         pos = self.state.position[seat]  # the firing of the throw (_thrown)
@@ -940,14 +987,15 @@ class Game(Holdings):
                                               total, by, None, doubles))
                         if self.stop:
                             break
-            if extras and rb.triples_hooks and rb.triples[i] and not self.stop:
-                for _, by, hook in rb.triples_hooks:
+            if extras and self.rulebook.triples_hooks and self.rulebook.triples[i] \
+                    and not self.stop:
+                for _, by, hook in self.rulebook.triples_hooks:
                     hook(self, self._thrown(seat, dice, total, by, streak))
                     if self.stop:
                         break
             if not self.stop:
                 self._move(seat, total, "turn", dice, total, None, streak)
-            if extras and rb.after_face_hooks:
+            if extras and self.rulebook.after_face_hooks:
                 tokens.faces_after(self, seat, dice, total)
             if self.stop or not self.again:
                 return
@@ -966,49 +1014,76 @@ class Game(Holdings):
         seat = st.current
         self.stop = False
         self._depth = 0
-        if st.turn:  # between two turns: every player's actions
-            # unless every seat is out of jail and quiet (pass_between): none to ask
-            if True in st.in_jail or any(map(operator.gt, st.cash, self._quiet)):
-                try:
-                    self._between_turns(seat)
-                except GameOver:
-                    pass
-                if self.over or st.bankrupt[seat]:  # a debt of the window (a trade's interest)
-                    self._next()
-                    return
-                self.stop = False
-        self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
-        extras = self._turn_extras
-        try:
-            if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
-                self._extras_and_rolls(seat)
-                self._throw_ended(seat)
-            elif st.in_jail[seat]:
-                self._jail_turn(seat)
-            else:
-                self._rolls(seat)
-            if not st.bankrupt[seat]:
-                # the player's decisions between rolls: one action at a time, until it passes
-                agent = self.agents[seat]
-                apply = act.APPLY
-                for _ in range(MAX_ACTIONS):
+        plays = not st.bankrupt[seat]  # a player made bankrupt out of its turn plays none
+        # between two turns every player's actions, unless every seat is out of jail and
+        # quiet (pass_between): none to ask
+        if self._loud and st.turn:
+            try:
+                self._between_turns(seat)
+            except GameOver:
+                pass
+            plays = plays and not (self.over or st.bankrupt[seat])  # a debt of the window
+            self.stop = False
+        if plays:  # the player's turn: all its rolls, then its decisions
+            self._laps_turn = st.turn  # no lap counted yet this turn (count_lap)
+            extras = self._turn_extras
+            try:
+                if extras:  # turns counted, rules of the turn's start, of a turn in jail, a tally
+                    self._extras_and_rolls(seat)
+                    self._throw_ended(seat)
+                    if st.in_jail[seat]:  # still a prisoner: asked between turns
+                        self._loud = True
+                elif st.in_jail[seat]:
+                    self._jail_turn(seat)
+                    if st.in_jail[seat]:  # still a prisoner: asked between turns
+                        self._loud = True
+                else:
+                    self._rolls(seat)
+                if not st.bankrupt[seat]:
+                    # the player's decisions between rolls: one action at a time, until it passes
+                    agent = self.agents[seat]
                     action = agent.manage(self, seat)
-                    if action is None:
-                        break
-                    run = apply.get(type(action))  # act.apply, in line
-                    if run is None:
-                        act.apply(self, seat, action)  # its refusal
-                    else:
-                        run(self, seat, action)
-                    if st.bankrupt[seat] or self.over:
-                        break
-                if extras:
-                    turn_end = self.rulebook.course.turn_end
-                    if turn_end and not st.bankrupt[seat] and not self.over:
-                        course.fire(self, turn_end, seat)
-        except GameOver:
-            pass
-        self._next()
+                    taken = 0
+                    while action is not None:
+                        run = act.APPLY.get(type(action))  # act.apply, in line
+                        if run is None:
+                            act.apply(self, seat, action)  # its refusal
+                        else:
+                            run(self, seat, action)
+                        taken += 1
+                        if st.bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
+                            break
+                        action = agent.manage(self, seat)
+                    if extras:
+                        turn_end = self.rulebook.course.turn_end
+                        if turn_end and not st.bankrupt[seat] and not self.over:
+                            course.fire(self, turn_end, seat)
+            except GameOver:
+                pass
+        # the turn is over: the next player still in the game, and the bounds
+        n = st.players
+        st.turn += 1
+        if self.over:
+            return
+        seat = st.current + 1
+        if seat == n:
+            seat = 0
+            st.round += 1
+        bankrupt = st.bankrupt
+        if bankrupt[seat]:
+            for _ in range(n - 1):
+                seat += 1
+                if seat == n:
+                    seat = 0
+                    st.round += 1
+                if not bankrupt[seat]:
+                    break
+        st.current = seat
+        if st.turn >= self._turn_limit:
+            if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
+                endings.time_limit_reached(self)
+            else:
+                endings.at_turn_limit(self, self._limit_reason)
 
     def _extras_and_rolls(self, seat: int) -> None:
         """A turn's start and throws when the rulebook counts turns or has rules of the
@@ -1022,7 +1097,7 @@ class Game(Holdings):
         for _, rule, hook in self.rulebook.turn_start_hooks:
             pos = st.position[seat]
             hook(self, Firing(seat, pos, st.owner[pos], -1, (), 0, rule, None))
-        c = self.rulebook.course
+        c = self._course
         if self.stop:
             return
         if st.in_jail[seat]:
@@ -1057,6 +1132,7 @@ class Game(Holdings):
         agents, bankrupt, cash, in_jail = self.agents, st.bankrupt, st.cash, st.in_jail
         quiet = self._quiet
         self.between = True
+        self._loud = False  # until a seat is left in jail or richer than its promise
         try:
             for seat in self._orders[first]:
                 # the common case first: a quiet seat out of jail
@@ -1067,6 +1143,10 @@ class Game(Holdings):
                     self._acts_between(seat, action)
                     if self.over:
                         return
+                # asked again next time: richer than its promise, or a prisoner (the player
+                # about to play, once its turn in jail is over: play_turn)
+                if cash[seat] > quiet[seat] or in_jail[seat] and seat != first:
+                    self._loud = True
         finally:
             self.between = False
 
@@ -1076,6 +1156,8 @@ class Game(Holdings):
         does not ask it (QUIET_NEVER, the default: always asked). The promise is the agent's
         own to keep; a new one replaces it."""
         self._quiet[seat] = cash
+        if self.state.cash[seat] > cash:
+            self._loud = True
 
     def _acts_between(self, seat: int, action) -> None:
         """The player's actions between turns, from its first, until it passes."""
@@ -1088,33 +1170,6 @@ class Game(Holdings):
             if bankrupt[seat] or self.over or taken >= MAX_ACTIONS:
                 return
             action = agent.between(self, seat)
-
-    def _next(self) -> None:
-        """The turn is over: the next player still in the game, and the bounds."""
-        st = self.state
-        n = st.players
-        st.turn += 1
-        if self.over:
-            return
-        seat = st.current + 1
-        if seat == n:
-            seat = 0
-            st.round += 1
-        bankrupt = st.bankrupt
-        if bankrupt[seat]:
-            for _ in range(n - 1):
-                seat += 1
-                if seat == n:
-                    seat = 0
-                    st.round += 1
-                if not bankrupt[seat]:
-                    break
-        st.current = seat
-        if st.turn >= self._turn_limit:
-            if self._limit_reason == "time_limit" and self.rulebook.course.time_limit:
-                endings.time_limit_reached(self)
-            else:
-                endings.at_turn_limit(self, self._limit_reason)
 
     def play(self) -> "Game":
         """Play until a rule ends the game or the turn cap is reached."""
@@ -1141,7 +1196,7 @@ class Game(Holdings):
         setting that ended it, or the engine's bound)."""
         if self.over:
             return
-        hooks = self.rulebook.course.game_ends
+        hooks = self._course.game_ends
         if hooks and reason not in endings.NOT_ENDED_BY_RULE:
             course.fire(self, hooks, -1 if winner is None else winner)
         self.over = True

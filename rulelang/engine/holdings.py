@@ -9,13 +9,15 @@ share, so that no agent rescans the board (docs/engine.md, "Writing an agent").
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Final
 
 from mypy_extensions import mypyc_attr
 
 if TYPE_CHECKING:
     from .state import State
     from .tables import Rulebook
+
+_insort: Final = bisect.insort  # Final: the compiler reads it without a lookup
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -24,7 +26,8 @@ class Holdings:
 
     # the attributes used here (Game's other attributes are in its own slots)
     __slots__ = ("state", "rulebook", "seat_version", "version", "_log", "_holdings", "_whole",
-                 "_pairs", "_streets", "_shared", "_mortgaged")
+                 "_pairs", "_streets", "_shared", "_mortgaged", "_groups", "_group_of",
+                 "_is_street", "_street_groups")
 
     state: State
     rulebook: Rulebook
@@ -37,6 +40,20 @@ class Holdings:
     _streets: list[tuple[int, ...]]
     _shared: list[tuple[tuple[int, int], ...]] | None
     _mortgaged: list[list[int]]
+    # the rulebook's tables read here (Rulebook.groups, group_of, is_street, street_groups),
+    # held as typed fields: the compiled engine reads them without an attribute lookup
+    _groups: tuple[tuple[int, ...], ...]
+    _group_of: tuple[int, ...]
+    _is_street: tuple[bool, ...]
+    _street_groups: tuple[int, ...]
+
+    def read_tables(self, rulebook: Rulebook) -> None:
+        """Hold the rulebook's tables read here (the Game does, when it is built)."""
+        self.rulebook = rulebook
+        self._groups = rulebook.groups
+        self._group_of = rulebook.group_of
+        self._is_street = rulebook.is_street
+        self._street_groups = rulebook.street_groups
 
     def emit(self, event: str, rule: str, **fields: object) -> None: ...
 
@@ -53,7 +70,7 @@ class Holdings:
             self.seat_version[owner] += 1
             if self._holdings is not None:
                 if pledged:
-                    bisect.insort(self._mortgaged[owner], pos)
+                    _insort(self._mortgaged[owner], pos)
                 else:
                     self._mortgaged[owner].remove(pos)
 
@@ -72,12 +89,14 @@ class Holdings:
         if seat >= 0:
             self.seat_version[seat] += 1
             if held is not None:
-                bisect.insort(held[seat], pos)
+                _insort(held[seat], pos)
                 if pledged:
-                    bisect.insort(self._mortgaged[seat], pos)
+                    _insort(self._mortgaged[seat], pos)
         owner[pos] = seat
-        if held is not None and self.rulebook.group_of[pos] >= 0:
-            self._group_changed(self.rulebook.group_of[pos])
+        if held is not None:
+            group = self._group_of[pos]
+            if group >= 0:
+                self._group_changed(group)
         self.version += 1
         if self._log:
             self.emit("deed", rule, space=self.rulebook.spaces[pos].name,
@@ -152,7 +171,7 @@ class Holdings:
     def _group_changed(self, g: int) -> None:
         owner = self.state.owner
         a = b = -1
-        for q in self.rulebook.groups[g]:
+        for q in self._groups[g]:
             o = owner[q]
             if o < 0:
                 a = b = -2
@@ -168,8 +187,7 @@ class Holdings:
         whole = a if a >= 0 and b < 0 else -1
         pair = None if b < 0 else (a, b) if a < b else (b, a)
         before = self._whole[g]
-        rb = self.rulebook
-        street = rb.is_street[rb.groups[g][0]]
+        street = self._is_street[self._groups[g][0]]
         if pair != self._pairs[g]:
             self._pairs[g] = pair
             if street:
@@ -181,7 +199,7 @@ class Holdings:
                 for p in (before, whole):
                     if p >= 0:
                         groups = []  # a loop, not a generator: run on every deed
-                        for h in rb.street_groups:
+                        for h in self._street_groups:
                             if held[h] == p:
                                 groups.append(h)
                         self._streets[p] = tuple(groups)

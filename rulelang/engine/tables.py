@@ -7,7 +7,7 @@ indices, and rules are closures in per-space and per-event tuples.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Final
 
 import attrs
 from attrs import frozen
@@ -19,7 +19,7 @@ PROPERTY_KINDS = ("street", "railroad", "utility")
 # land -> card -> move -> land ..., a `passes` rule that moves the player on, or a token sent
 # on by its own `reaches` rules: deeper than this ends the game as `chain_limit` (the checker
 # reports the chains that never end: check_flow, E417)
-MAX_CHAIN = 32
+MAX_CHAIN: Final = 32
 SPACE_KINDS = ("go", "street", "railroad", "utility", "tax", "cards", "jail", "go_to_jail", "plain")
 
 # An effect, and the function of a hook, is called as fn(game, firing) with a Firing
@@ -30,8 +30,11 @@ Effect = Callable[..., None]
 # by who owned the space on landing (a mask of the bits below; every other event ignores it),
 # tested before any firing is built.
 Hook = tuple[int, str, Effect]
-NOBODY, OTHER, OWN = 1, 2, 4  # the space was unowned, another player's, the player's own
-ANY_OWNER = NOBODY | OTHER | OWN
+# the space was unowned, another player's, the player's own (Final: constants to the compiler)
+NOBODY: Final = 1
+OTHER: Final = 2
+OWN: Final = 4
+ANY_OWNER: Final = NOBODY | OTHER | OWN
 
 
 @frozen
@@ -133,7 +136,11 @@ ACTIONS = ("build", "sell", "sell_group", "mortgage", "lift", "trade", "trade_ca
 # The guarantees (compile_permits.GUARANTEES) that the engine reads on the state itself, one
 # bit each: a permission that says exactly some of them (Permit.exact) is tested without a
 # firing (engine/actions.py, `_breaks`), as the hot path of every build, sale and mortgage.
-WHOLE_GROUP, BUILD_EVENLY, BUILD_UNMORTGAGED, SELL_EVENLY, GROUP_UNBUILT = 1, 2, 4, 8, 16
+WHOLE_GROUP: Final = 1
+BUILD_EVENLY: Final = 2
+BUILD_UNMORTGAGED: Final = 4
+SELL_EVENLY: Final = 8
+GROUP_UNBUILT: Final = 16
 GUARANTEE_BITS = {"whole_group": WHOLE_GROUP, "build_evenly": BUILD_EVENLY,
                   "build_unmortgaged": BUILD_UNMORTGAGED, "sell_evenly": SELL_EVENLY,
                   "trade_unbuilt": GROUP_UNBUILT, "mortgage_unbuilt": GROUP_UNBUILT}
