@@ -108,6 +108,19 @@ def _street_rents(rb: Rulebook) -> tuple[tuple[int, ...], ...]:
     return made
 
 
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _seat_orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat about to play, every seat of `n` in the order they act between turns (made
+    once per number of players)."""
+    orders = _ORDERS.get(n)
+    if orders is None:
+        orders = _ORDERS[n] = tuple(tuple((first + k) % n for k in range(n))
+                                    for first in range(n))
+    return orders
+
+
 # per deck, per card: the direct forms of its effects, or None if one has none
 CardDirects = tuple[tuple[tuple | None, ...], ...]
 
@@ -171,7 +184,7 @@ class Game(Holdings):
         self.again = False  # the current player rolls once more
         self.between = False  # the players are acting between two turns (_between_turns)
         # per seat about to play, every seat in the order they act between turns
-        self._orders = tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
+        self._orders = _seat_orders(n)
         # per seat: the cash up to which its agent passes between turns unasked while the
         # player is out of jail (pass_between); QUIET_NEVER: it is always asked (one entry per
         # account, QUIET_ACCOUNT for the bank and the pots)
