@@ -790,15 +790,17 @@ def means(game: Game, seat: int) -> int:
 
 
 def can_raise(game: Game, seat: int) -> bool:
-    """Whether the player still has a building to sell or a lot to mortgage (Game.raise_funds
-    tests it in line)."""
-    st = game.state
-    houses, hotels, mortgaged = st.houses, st.hotels, st.mortgaged
+    """Whether the player still has a building to sell or a lot to mortgage: a deed not
+    mortgaged (counted: the game's views of its deeds and of its mortgaged deeds), else a
+    building on a mortgaged one."""
     held = game._holdings  # the game's view, read in line (holdings() makes it)
     if held is None:
         held = game.holdings()
+    if len(game._mortgaged[seat]) != len(held[seat]):
+        return True
+    houses, hotels = game.state.houses, game.state.hotels
     for pos in held[seat]:
-        if houses[pos] or hotels[pos] or not mortgaged[pos]:
+        if houses[pos] or hotels[pos]:
             return True
     return False
 

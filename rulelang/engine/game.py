@@ -412,21 +412,10 @@ class Game(Holdings):
         that may be given up at once. Otherwise (cash for a purchase) stopping gives up."""
         st = self.state
         agent = self.agents[seat]
-        houses, hotels = st.houses, st.hotels
         # every action sells or mortgages something, so this ends
         for _ in range(1 + 6 * len(self.rulebook.properties)):
-            if st.cash[seat] >= amount:
+            if st.cash[seat] >= amount or not act.can_raise(self, seat):
                 return
-            held = self._holdings
-            if held is None:
-                held = self.holdings()
-            # act.can_raise, in line: a lot not mortgaged, else a building on a mortgaged one
-            if len(self._mortgaged[seat]) == len(held[seat]):
-                for pos in held[seat]:
-                    if houses[pos] or hotels[pos]:
-                        break
-                else:
-                    return  # nothing left to sell or mortgage
             action = agent.raise_funds(self, seat, amount)
             if action is None:
                 if not debt or act.means(self, seat) < amount:
