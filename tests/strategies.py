@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from invariants import load
 
 SEEDS = st.integers(0, 2**32 - 1)
-AGENT_NAMES = ("default", "random")
+AGENT_NAMES = ("default", "own-turn", "random")
 
 # The profiles that keep the whole suite short (tests/conftest.py): there a costly property
 # parametrized over every ruleset plays `ci_examples(n)` games of each, since the rulesets and
@@ -39,7 +39,7 @@ def players(ruleset: str) -> st.SearchStrategy[int]:
 def tables(draw, ruleset: str, agents: str = "mixed"):
     """(seed, agent names one per seat) for a game of the ruleset.
 
-    agents: "default" or "random" seats that agent everywhere; "mixed" draws each seat.
+    agents: one of AGENT_NAMES seats that agent everywhere; "mixed" draws each seat.
     """
     n = draw(players(ruleset))
     if agents == "mixed":

@@ -30,3 +30,16 @@ def test_a_folder_that_is_not_a_tree_is_a_usage_error(tmp_path, capsys):
         side_by_side.main([str(tmp_path), str(ROOT)])
     assert exit_.value.code == 2
     assert "is not a tree of rulelang" in capsys.readouterr().err
+
+
+def test_each_tree_plays_its_own_agent(capsys):
+    """--old-agent and --new-agent seat each tree's games with the agent named; an agent the
+    tree does not know stops the measure with its message."""
+    assert side_by_side.main([str(ROOT), str(ROOT), "--games", "2", "--pairs", "1",
+                              "--new-agent", "own-turn", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["old_agent"], figures["new_agent"]) == ("default", "own-turn")
+    with pytest.raises(SystemExit) as exit_:
+        side_by_side.main([str(ROOT), str(ROOT), "--games", "1", "--pairs", "1",
+                           "--old-agent", "nobody"])
+    assert "unknown agent 'nobody'" in str(exit_.value.code)

@@ -30,5 +30,5 @@ include_path_option = click.option(
 
 agents_option = click.option(
     "--agents", "-a", default="default", show_default=True, metavar="AGENTS",
-    help="one agent for every seat, or one per seat, separated by commas: default, random, or "
-    "a subclass of rulelang.Agent as module:Class or path/to/file.py:Class")
+    help="one agent for every seat, or one per seat, separated by commas: default, own-turn, "
+    "random, or a subclass of rulelang.Agent as module:Class or path/to/file.py:Class")

@@ -14,7 +14,7 @@ from mypy_extensions import mypyc_attr
 
 from . import actions as act
 from .actions import PAY_FINE, USE_CARD, Bid, Build, Lift, Lot, Mortgage, Sell, SellAll, Trade
-from .game import seed_key
+from .game import QUIET_ACCOUNT, seed_key
 from .tables import Choice
 
 if TYPE_CHECKING:
@@ -459,6 +459,8 @@ class DefaultAgent(Agent):
 
     def _buy_jail_card(self, game: Game, seat: int):
         st = game.state
+        if not any(st.jail_cards):  # no card to buy (the commonest case, the cheapest test)
+            return None
         price = game.settings.jail_fine * 4 // 5
         unowned = len(game.rulebook.properties) - sum(map(len, game.holdings()))
         if unowned <= 6 or price <= 0 or st.cash[seat] < price + self.reserve:
@@ -774,4 +776,20 @@ class RandomAgent(Agent):
         return self.rng.choice(free)
 
 
-AGENTS = {"default": DefaultAgent, "random": RandomAgent}
+@mypyc_attr(allow_interpreted_subclasses=True)
+class OwnTurnAgent(DefaultAgent):
+    """The default agent that acts on its own turn only, as many families play: it never
+    builds, sells, mortgages, lifts or trades between other players' turns, nor buys a "Get
+    Out of Jail Free" card before its own. Beside `default`, what acting out of turn changes;
+    it still answers what the game asks of it at any time (bids, trades offered, a debt)."""
+
+    name: ClassVar[str] = "own-turn"
+
+    def between(self, game: Game, seat: int):
+        # it passes, and promises to pass whatever it holds: the game asks it again only in
+        # jail (Game.pass_between)
+        game.pass_between(seat, QUIET_ACCOUNT)
+        return None
+
+
+AGENTS = {"default": DefaultAgent, "own-turn": OwnTurnAgent, "random": RandomAgent}
