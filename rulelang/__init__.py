@@ -24,7 +24,8 @@ from .diagnostics import Diagnostic, RuleError, RuleErrors
 _LAZY = {
     **dict.fromkeys(["Build", "IllegalAction", "Lift", "Lot", "Mortgage", "Sell", "SellAll",
                      "Trade"], ".engine.actions"),
-    **dict.fromkeys(["AGENTS", "Agent", "DefaultAgent", "RandomAgent"], ".engine.agents"),
+    **dict.fromkeys(["AGENTS", "Agent", "DefaultAgent", "OwnTurnAgent", "RandomAgent"],
+                    ".engine.agents"),
     **dict.fromkeys(["DEFAULT_MAX_TURNS", "Game"], ".engine.game"),
     "Rulebook": ".engine.tables",
     "compile_program": ".compile",
@@ -46,7 +47,7 @@ def __getattr__(name: str):
 __all__ = [
     "AGENTS", "Agent", "BatchResult", "Build", "DEFAULT_MAX_TURNS", "DefaultAgent",
     "Diagnostic", "Game", "GameResult", "IllegalAction", "Lift", "Lot", "Mortgage",
-    "RandomAgent", "RuleError", "RuleErrors", "Rulebook", "SaveError", "Sell", "SellAll",
+    "OwnTurnAgent", "RandomAgent", "RuleError", "RuleErrors", "Rulebook", "SaveError", "Sell", "SellAll",
     "Trade", "check", "load", "load_game", "play_game", "play_games", "save_game",
 ]
 

@@ -26,14 +26,14 @@ class BatchSpec:
     """A batch of games of a rules file, played from seeds `seed` .. `seed + games - 1`.
 
     agents: agent names (built-in, `module:Class` or `file.py:Class`: rulelang.runner), one
-    for every seat or one per seat. observe: count what `rulelang stats` reports (each rule's
+    for every seat or one per seat; one string is split at its commas ("default,own-turn"). observe: count what `rulelang stats` reports (each rule's
     firings, the money each rule moves, where each throw ends). trace: the game whose cash is
     recorded after every turn (a seed of the batch), or None."""
 
     file: str
     games: int
     players: int = 4
-    agents: tuple[str, ...] = ("default",)
+    agents: tuple[str, ...] = field(default=("default",), converter=lambda a: agent_names(a))
     seed: int = 0
     max_turns: int = DEFAULT_MAX_TURNS
     options: tuple[str, ...] = ()

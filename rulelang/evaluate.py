@@ -159,14 +159,12 @@ def _possessive(env, node: ast.Possessive) -> Value:
         env.laps = True
 
         def turn_laps(g: Game, f: Firing):
-            s = seat(f)
-            return g.laps_this_turn(s) if s >= 0 else 0
+            return g.laps_this_turn(seat(f))
         which = _direct_seat(node.subject)
         if which >= 0:
             def turn_laps_direct(g: Game, player: int, space: int, owner: int, dice: tuple,
                                  total: int, rule: str, rent, streak: int):
-                s = owner if which else player
-                return g.laps_this_turn(s) if s >= 0 else 0
+                return g.laps_this_turn(owner if which else player)
             env.direct[turn_laps] = turn_laps_direct
             env.turn_laps_of[turn_laps] = which
         return turn_laps
@@ -281,13 +279,10 @@ def _compare(env, node: ast.Compare) -> Test:
         test = lambda g, f: op(a(g, f), n)  # noqa: E731
         d = env.direct.get(a)
         which = env.turn_laps_of.get(a)
-        if which is not None:  # the laps this turn read in line (Game.laps_this_turn)
+        if which is not None:  # the player's or the owner's laps this turn
             def laps_compared(g: Game, player: int, space: int, owner: int, dice: tuple,
                               total: int, rule: str, rent, streak: int):
-                s = owner if which else player
-                laps = g.state.laps
-                return op(laps[s] - g._laps_start[s] if g._laps_at == g._laps_turn
-                          and 0 <= s < len(laps) else 0, n)
+                return op(g.laps_this_turn(owner if which else player), n)
             env.direct[test] = laps_compared
         elif d is not None:
             env.direct[test] = lambda g, player, space, owner, dice, total, rule, rent, \

@@ -60,6 +60,19 @@ class Share:
 
 
 @frozen
+class AgentWins:
+    """The games won by the seats of one agent, where the seats' agents differ: `seats` of
+    the table are its, so an equal share of the wins would be seats / players."""
+
+    agent: str
+    seats: int
+    wins: Share
+
+    def to_json(self) -> dict:
+        return {"agent": self.agent, "seats": self.seats, **self.wins.to_json()}
+
+
+@frozen
 class Spread:
     """A per-game quantity: mean (with its interval), median, 10th and 90th percentiles, and a
     histogram of `bins` (low, high, count): low <= x < high."""
@@ -148,6 +161,7 @@ class Report:
     games: int
     wins_by_order: tuple[Share, ...]  # index 0: the player who rolled first
     wins_by_seat: tuple[Share, ...]
+    wins_by_agent: tuple[AgentWins, ...]  # () when every seat has the same agent
     no_winner: Share
     end_reasons: dict  # reason -> Share
     capped: Share
@@ -171,6 +185,7 @@ class Report:
             "agents": list(self.agents), "seed": self.seed, "games": self.games,
             "wins_by_order": [s.to_json() for s in self.wins_by_order],
             "wins_by_seat": [s.to_json() for s in self.wins_by_seat],
+            "wins_by_agent": [w.to_json() for w in self.wins_by_agent],
             "no_winner": self.no_winner.to_json(),
             "end_reasons": {k: v.to_json() for k, v in self.end_reasons.items()},
             "capped": self.capped.to_json(),
@@ -283,6 +298,24 @@ def _r(x: float) -> float:
 # ------------------------------------------------------------------ one batch
 
 
+def seat_agents(agents: Sequence[str], players: int) -> tuple[str, ...]:
+    """The agent of each seat: one name for every seat, or one per seat."""
+    return tuple(agents) * players if len(agents) == 1 else tuple(agents)
+
+
+def wins_by_agent(wins_seat: Sequence[int], games: int, agents: Sequence[str],
+                  players: int) -> tuple[AgentWins, ...]:
+    """Per agent, in the order of its first seat, the games its seats won; () when every
+    seat has the same agent."""
+    seats = seat_agents(agents, players)
+    names = tuple(dict.fromkeys(seats))
+    if len(names) < 2:
+        return ()
+    return tuple(AgentWins(name, seats.count(name),
+                           Share(sum(w for w, a in zip(wins_seat, seats) if a == name), games))
+                 for name in names)
+
+
 def summarise(records: Sequence[GameRecord], rulebook, players: int, *, file: str = "",
               agents: Sequence[str] = ("default",), rule_origins: dict | None = None) -> Report:
     """The figures of a batch of records of `rulebook` between `players` players (compiled
@@ -336,6 +369,7 @@ def summarise(records: Sequence[GameRecord], rulebook, players: int, *, file: st
         seed=records[0].seed if records else 0, games=games,
         wins_by_order=tuple(Share(w, games) for w in wins_order),
         wins_by_seat=tuple(Share(w, games) for w in wins_seat),
+        wins_by_agent=wins_by_agent(wins_seat, games, agents, players),
         no_winner=Share(no_winner, games),
         end_reasons={k: Share(v, games) for k, v in sorted(reasons.items())},
         capped=Share(reasons.get("turn_cap", 0), games),
@@ -384,7 +418,7 @@ class Change:
     """A structural difference: what changed, its name, and where (B's file and line, or A's
     for what B removed); `before`/`after`: the values or places on each side."""
 
-    kind: str  # "setting", "rule added", "rule removed", "rule replaced", "option"
+    kind: str  # "setting", "rule added", "rule removed", "rule replaced", "option", "agents"
     name: str
     before: str | None
     after: str | None
@@ -403,8 +437,10 @@ class Comparison:
     changes: tuple[Change, ...]
 
     def to_json(self) -> dict:
-        return {"a": {"ruleset": self.a.ruleset, "file": self.a.file},
-                "b": {"ruleset": self.b.ruleset, "file": self.b.file},
+        return {"a": {"ruleset": self.a.ruleset, "file": self.a.file,
+                      "agents": list(self.a.agents)},
+                "b": {"ruleset": self.b.ruleset, "file": self.b.file,
+                      "agents": list(self.b.agents)},
                 "games": self.a.games, "players": self.a.players, "seed": self.a.seed,
                 "changes": [c.to_json() for c in self.changes],
                 "differences": [d.to_json() for d in self.differences],

@@ -193,3 +193,12 @@ def test_the_number_of_a_thing_in_the_bank_is_read_when_the_effect_runs():
     before = st.cash[0]
     game.move_by(0, 3, Firing(player=0, rule="turn"))  # Park Place + 3 = GO
     assert st.cash[0] - before == 200 + 7 + 1000
+
+
+def test_no_player_has_passed_go_this_turn():
+    """`the owner's laps this turn` on an unowned space is 0 (owner -1), even when the last
+    seat has just passed GO: -1 is no player, not the last seat."""
+    game = scenario(name=PLAYED, dice=[(2, 3)], positions={2: "Short Line"}, current=2)
+    game.play_turn()  # Short Line + 5 = Reading Railroad, passing GO
+    assert game.laps_this_turn(2) == 1
+    assert game.laps_this_turn(-1) == 0 and game.laps_this_turn(0) == 0

@@ -59,6 +59,7 @@ def test_it_is_a_built_in_agent_and_resumes():
     agents = make_agents("own-turn", 3)
     assert [type(a) for a in agents] == [OwnTurnAgent] * 3
     assert isinstance(agents[0], DefaultAgent) and OwnTurnAgent.name == "own-turn"
+    assert rulelang.OwnTurnAgent is OwnTurnAgent and rulelang.AGENTS["own-turn"] is OwnTurnAgent
     rulebook = rulelang.load(ROOT / "rulesets" / "classic_1961.rules")
     game = rulelang.Game(rulebook, agents, seed=2)
     for _ in range(40):

@@ -354,6 +354,52 @@ def test_compare_shows_the_jackpot(tmp_path):
     assert "game length: B is" in text.output and "rule free_parking: fired" in text.output
 
 
+def test_compare_with_other_agents_on_the_same_rulebook():
+    """--b-agents plays B (A itself, B left out) with other agents: the agents are the one
+    change named, the games are paired by seed, and B's games are those of its agents."""
+    result = CliRunner().invoke(cli, ["compare", CLASSIC, "--b-agents", "own-turn",
+                                      "--games", "30", "--json"])
+    assert result.exit_code == 0, result.output
+    d = json.loads(result.output)
+    assert [(c["kind"], c["before"], c["after"]) for c in d["changes"]] == \
+        [("agents", "default", "own-turn")]
+    assert (d["a"]["agents"], d["b"]["agents"]) == (["default"], ["own-turn"])
+    alone = json.loads(CliRunner().invoke(cli, ["stats", CLASSIC, "--games", "30", "--agents",
+                                                "own-turn", "--json"]).output)
+    figures = {x["figure"]: x for x in d["differences"]}
+    assert figures["turns"]["paired"] is True
+    assert figures["turns"]["b"] == pytest.approx(alone["turns"]["mean"]["value"])
+    text = CliRunner().invoke(cli, ["compare", CLASSIC, CLASSIC, "--b-agents", "own-turn",
+                                    "--games", "5"]).output
+    assert "(A: default; B: own-turn)" in text and "only the agents differ" in text
+    same = json.loads(CliRunner().invoke(cli, ["compare", CLASSIC, CLASSIC, "--games", "5",
+                                               "--json"]).output)
+    assert same["changes"] == []
+
+
+def test_wins_by_agent_add_up_the_seats_of_each_agent():
+    """With mixed agents every win is one agent's, counted on its seats; with one agent for
+    every seat there is no such table."""
+    spec = BatchSpec(CLASSIC, games=24, players=4, seed=3, agents="own-turn,default,default,random")
+    assert spec.agents == ("own-turn", "default", "default", "random")
+    rulebook = rulelang.load(CLASSIC)
+    report = summarise(play_batch(spec, rulebook), rulebook, 4, agents=spec.agents)
+    by_agent = {w.agent: w for w in report.wins_by_agent}
+    assert list(by_agent) == ["own-turn", "default", "random"]
+    assert [w.seats for w in by_agent.values()] == [1, 2, 1]
+    seat = [s.count for s in report.wins_by_seat]
+    assert by_agent["default"].wins.count == seat[1] + seat[2]
+    assert by_agent["own-turn"].wins.count == seat[0]
+    assert sum(w.wins.count for w in by_agent.values()) == 24 - report.no_winner.count
+    assert report.to_json()["wins_by_agent"][1]["seats"] == 2
+    uniform = summarise(play_batch(BatchSpec(CLASSIC, games=4, agents="own-turn"), rulebook),
+                        rulebook, 4, agents=("own-turn",))
+    assert uniform.wins_by_agent == ()
+    text = CliRunner().invoke(cli, ["stats", CLASSIC, "--games", "6", "--agents",
+                                    "own-turn,default,default,own-turn"]).output
+    assert "wins by agent" in text and "an equal share" in text
+
+
 @pytest.mark.parametrize("args, message", [
     (["stats", CLASSIC, "--games", "0"], "--games"),
     (["stats", CLASSIC, "--players", "9"], "3 to 8 players"),
@@ -361,7 +407,9 @@ def test_compare_shows_the_jackpot(tmp_path):
     (["stats", CLASSIC, "--jobs", "-1"], "--jobs"),
     (["run", CLASSIC, "--jobs", "2"], "give --games"),
     (["run", CLASSIC, "--games", "2", "--jobs", "2", "--log", "x.jsonl"], "--log"),
-    (["compare", CLASSIC], "Missing argument"),
+    (["compare", CLASSIC], "name the rulebook B, or give --b-agents"),
+    (["compare", CLASSIC, "--b-agents", "nobody"], "--b-agents"),
+    (["compare", CLASSIC, "--b-agents", "default,random"], "--b-agents"),
     (["stats", "no_such.rules"], "FILE"),
 ])
 def test_bad_command_lines_are_usage_errors(args, message):

@@ -151,24 +151,25 @@ def play(spec, rulebook, jobs: int, dask, quiet: bool, label: str = "playing"):
             bar.stop()
 
 
-def play_files(files: list[tuple[str, str]], games, players, seed, max_turns, agents, options,
+def play_files(files: list[tuple], games, players, seed, max_turns, agents, options,
                parameters, include_path, jobs: int, dask, quiet: bool):
-    """The batch of each (FILE, the progress bar's label), on the same seeds, counted
-    as it plays (`stats`, `compare`): every file loaded (a rulebook with errors exits 1),
-    then every batch checked (a usage error exits 2), then each played in turn. Returns
-    ([(rulebook, spec, records)], interrupted): after a Ctrl-C, the games finished before
-    it, and no records for the files after."""
+    """The batch of each (FILE, the progress bar's label[, its own agents]), on the same
+    seeds, counted as it plays (`stats`, `compare`): every file loaded (a rulebook with errors
+    exits 1), then every batch checked (a usage error exits 2), then each played in turn.
+    Returns ([(rulebook, spec, records)], interrupted): after a Ctrl-C, the games finished
+    before it, and no records for the files after."""
     from rulelang.batch import BatchSpec, agent_names
 
     from .render import load_or_exit
 
     rulebooks = [load_or_exit(file, options, parameters, include_path, observe=True)
-                 for file, _ in files]
-    for (file, _), rulebook in zip(files, rulebooks):
-        check_batch(file, games, seed, players, agents, rulebook)
+                 for file, *_ in files]
+    seated = [own[0] if own else agents for _, _, *own in files]
+    for (file, *_), rulebook, each in zip(files, rulebooks, seated):
+        check_batch(file, games, seed, players, each, rulebook)
     played, interrupted = [], False
-    for (file, label), rulebook in zip(files, rulebooks):
-        spec = BatchSpec(file, games, players, agent_names(agents), seed, max_turns,
+    for (file, label, *_), rulebook, each in zip(files, rulebooks, seated):
+        spec = BatchSpec(file, games, players, agent_names(each), seed, max_turns,
                          tuple(options), tuple(parameters), tuple(include_path),
                          observe=True, trace=seed)
         records: list = []

@@ -1,4 +1,5 @@
-"""`rulelang compare A B`: what rulebook B changes against rulebook A, on the same seeds."""
+"""`rulelang compare A B`: what rulebook B changes against rulebook A, on the same seeds; or,
+with `--b-agents`, what other agents change in the same rulebook."""
 
 from __future__ import annotations
 
@@ -19,29 +20,48 @@ PICTURES = ("length", "wins", "landings")
 
 @click.command(short_help=short_help("compare"))
 @click.argument("file_a", metavar="A", type=click.Path(dir_okay=False))
-@click.argument("file_b", metavar="B", type=click.Path(dir_okay=False))
+@click.argument("file_b", metavar="[B]", type=click.Path(dir_okay=False), required=False)
 @click.option("--all", "show_all", is_flag=True,
               help="list every figure, not only the differences that are significant")
+@click.option("--b-agents", "b_agents", default=None, metavar="AGENTS",
+              help="B's agents, written as --agents (A keeps --agents): what other agents "
+              "change; B defaults to A")
 @batch_options(default_games=1000)
-def compare(file_a, file_b, show_all, games, players, seed, max_turns, agents, options,
-            parameters, include_path, jobs, dask, as_json, plot, force):
+def compare(file_a, file_b, show_all, b_agents, games, players, seed, max_turns, agents,
+            options, parameters, include_path, jobs, dask, as_json, plot, force):
     """Play A and B on the same seeds and report what B changes: the settings, rules and
     options that differ (with the file and line of each), and B minus A for every figure of
     `rulelang stats` (game length, wins by turn order and by seat, how games end, each rule's
     firings and money, where throws end) with its 95% confidence interval, paired by seed
     where the games allow. A difference is significant when its interval leaves out 0.
 
+    With --b-agents, B's seats are played by those agents: `compare classic_1961 --agents
+    default --b-agents own-turn` tells what acting between turns changes in one rulebook.
+
     --option and --set apply to both rulebooks. Exit status: 0 compared, 1 a rulebook has
     errors, 2 a mistake of the command line, 130 stopped by Ctrl-C.
     """
+    from rulelang.batch import agent_names
+    from rulelang.runner import make_agents
     from rulelang.show import describe
-    from rulelang.stats import compare as compare_records, structural
+    from rulelang.stats import Change, compare as compare_records, structural
 
+    if file_b is None:
+        if b_agents is None:
+            raise click.UsageError("name the rulebook B, or give --b-agents to play A "
+                                   "against itself with other agents")
+        file_b = file_a
+    if b_agents is not None:
+        try:
+            make_agents(b_agents, players)
+        except ValueError as err:
+            raise click.BadParameter(printable(str(err)), param_hint="--b-agents") from None
     check_dask(dask)
     inputs = {file_a: "the rulebook A", file_b: "the rulebook B"}
     pictures = plot_paths(plot, PICTURES, inputs, force)
+    seats_b = (file_b, "playing B") if b_agents is None else (file_b, "playing B", b_agents)
     played, interrupted = play_files(
-        [(file_a, "playing A"), (file_b, "playing B")], games, players, seed, max_turns,
+        [(file_a, "playing A"), seats_b], games, players, seed, max_turns,
         agents, options, parameters, include_path, jobs, dask, as_json)
     (rulebook_a, spec_a, records_a), (rulebook_b, spec_b, records_b) = played
     n = min(len(records_a), len(records_b))
@@ -53,8 +73,11 @@ def compare(file_a, file_b, show_all, games, players, seed, max_turns, agents, o
     report_b = summarise_file(records_b, rulebook_b, spec_b)
     desc_a = describe(file_a, options, parameters, include_path, rulebook_a)
     desc_b = describe(file_b, options, parameters, include_path, rulebook_b)
-    result = compare_records(records_a, records_b, report_a, report_b,
-                             structural(desc_a, desc_b))
+    changes = structural(desc_a, desc_b)
+    if agent_names(agents) != spec_b.agents:
+        changes = (Change("agents", "agents", ", ".join(spec_a.agents),
+                          ", ".join(spec_b.agents), "--b-agents"),) + changes
+    result = compare_records(records_a, records_b, report_a, report_b, changes)
     if pictures:
         from rulelang.stats_plots import draw_comparison
 
@@ -96,8 +119,10 @@ def print_comparison(c, show_all: bool) -> None:
     a, b = c.a, c.b
     console.print(printable(f"A: {a.ruleset} ({a.file})"), style="bold")
     console.print(printable(f"B: {b.ruleset} ({b.file})"), style="bold")
-    console.print(f"{a.games} games each on seeds {a.seed}..{a.seed + a.games - 1}, "
-                  f"{a.players} players ({', '.join(a.agents)})\n")
+    seats = ", ".join(a.agents) if a.agents == b.agents else \
+        f"A: {', '.join(a.agents)}; B: {', '.join(b.agents)}"
+    console.print(printable(f"{a.games} games each on seeds {a.seed}..{a.seed + a.games - 1}, "
+                            f"{a.players} players ({seats})") + "\n")
 
     changes = Table(title="what B changes in the rulebook")
     changes.add_column("change")
@@ -115,8 +140,9 @@ def print_comparison(c, show_all: bool) -> None:
                         printable(_here(after)))
     if c.changes:
         console.print(changes)
-    else:
-        console.print("the two rulebooks have the same rules, settings and options")
+    if all(ch.kind == "agents" for ch in c.changes):
+        console.print("the two rulebooks have the same rules, settings and options"
+                      + (": only the agents differ" if c.changes else ""))
 
     shown = [d for d in c.differences if show_all or d.significant]
     figures = Table(title="B − A, with 95% confidence intervals"

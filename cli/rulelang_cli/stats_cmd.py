@@ -104,6 +104,16 @@ def print_report(r) -> None:
                      pct(r.wins_by_seat[k].interval))
     wins.add_row("no winner", pct(r.no_winner.interval), "")
     console.print(wins)
+    if r.wins_by_agent:
+        by_agent = Table(title="wins by agent")
+        by_agent.add_column("agent")
+        by_agent.add_column("seats", justify="right")
+        by_agent.add_column("games won", justify="right")
+        by_agent.add_column("an equal share", justify="right")
+        for w in r.wins_by_agent:
+            by_agent.add_row(printable(w.agent), str(w.seats), pct(w.wins.interval),
+                             f"{w.seats / r.players:.1%}")
+        console.print(by_agent)
 
     ends = Table(title="how the games ended")
     ends.add_column("end")

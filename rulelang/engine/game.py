@@ -447,9 +447,9 @@ class Game(Holdings):
 
     def laps_this_turn(self, seat: int) -> int:
         """The times the player passed GO since the current turn began (laps are counted
-        only when a rule reads them)."""
+        only when a rule reads them); 0 for no player (-1: an unowned space's owner)."""
         laps = self.state.laps
-        if seat >= len(laps) or self._laps_at != self._laps_turn:
+        if self._laps_at != self._laps_turn or not 0 <= seat < len(laps):
             return 0
         return laps[seat] - self._laps_start[seat]
 
