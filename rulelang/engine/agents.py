@@ -510,12 +510,15 @@ class DefaultAgent(Agent):
         best, best_gain = None, 0
         for g in full:
             members = game._groups[g]
-            # evenly: only the lots with the fewest buildings may take the next one
+            # evenly: only the lots with the fewest buildings may take the next one (the
+            # first of them; none is below an empty lot)
             low, lot = hotel_level, -1
             for q in members:
                 here = hotel_level if hotels[q] else houses[q]
                 if here < low:
                     low, lot = here, q
+                    if not here:
+                        break
             if lot < 0:
                 continue
             cost, gain, hotel = steps[lot][low]
