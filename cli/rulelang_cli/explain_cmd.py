@@ -60,9 +60,9 @@ def explain(what: tuple[str, ...]) -> None:
 
 
 def show_section(text: str, console=None) -> None:
-    """Print a section of docs/errors.md or docs/language.md: rendered by rich on a terminal (headings, emphasis,
-    ```rules blocks in colour by the `rules` lexer), its Markdown as written otherwise, so
-    that piped output can be searched and pasted."""
+    """Print a section of docs/errors.md or docs/language.md: rendered by rich on a terminal
+    (headings, emphasis, ```rules blocks in colour by the `rules` lexer), its Markdown as
+    written otherwise, so that piped output can be searched and pasted."""
     from .console import make_console
 
     console = console or make_console()
