@@ -75,13 +75,16 @@ def find(text: str) -> list:
     low = words.lower()
     if low in STRUCTURE:
         return [STRUCTURE[low]]
+    permission = False
     for prefix in ("a player may not ", "may not "):
         if low.startswith(prefix) and len(low) > len(prefix):
-            words = words[len(prefix):]
+            words, permission = words[len(prefix):], True
             break
     found = [p for p in vocab.PRIMITIVES
              if any(s.split(" [")[0] == words for s in vocab.shown_forms(p))]
-    return found or _containing(words) or _parsed(words)
+    found = found or _containing(words) or _parsed(words)
+    actions = [p for p in found if p.role == "action"]
+    return actions if permission and actions else found  # `may not buy`: the action alone
 
 
 class Structure(str):
