@@ -112,6 +112,8 @@ def readable(text: str, page: str) -> str:
         if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I):  # https:, mailto: ...
             return m.group(0)
         command = target(href)
+        if command and words.endswith(".md"):  # [language.md](language.md#settings)
+            return f"`{command}`"
         return f"{words} (`{command}`)" if command else words
 
     return _LINK.sub(replace, _COMMENT.sub("", text))

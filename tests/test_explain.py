@@ -96,13 +96,14 @@ def test_each_keywords_section_is_a_heading(section):
 
 def test_links_are_shown_as_text_or_as_the_command():
     """A link to a page the package lacks is its text; a link to a code or to a section of the
-    reference is followed by the command that prints it; a web address stays a link."""
+    reference is followed by the command that prints it, or is that command when its text is
+    the page's file name; a web address stays a link."""
     text = ("see [the cookbook](cookbook.md), [y](errors.md#e104-unknown-space), "
             "[z](#e211-comparison-of-different-units), [Pots](#pots), "
             "[language.md](language.md#settings), [site](https://example.org/x)")
     assert reference.readable(text, "errors.md") == (
         "see the cookbook, y (`rulelang explain E104`), z (`rulelang explain E211`), Pots, "
-        "language.md (`rulelang explain Settings`), [site](https://example.org/x)")
+        "`rulelang explain Settings`, [site](https://example.org/x)")
     assert reference.readable("[Pots](#pots) [the header](#the-header-rulebook-and-extends)",
                               "language.md") == (
         'Pots (`rulelang explain Pots`) the header (`rulelang explain "The header"`)')
