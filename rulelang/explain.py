@@ -200,7 +200,7 @@ def agent(name: str) -> str | None:
     doc = inspect.getdoc(cls) or "a player the engine provides"
     return (f"agent '{key}': a built-in player (rulelang run --agents {key})\n\n"
             f"{doc[0].upper()}{doc[1:]}\n\nThe built-in agents: {', '.join(AGENTS)} "
-            "(--agents a,b,c seats one a seat).")
+            "(--agents a,b,c: one for each seat; --agents a: a at every seat).")
 
 
 def _parsed(words: str) -> list:
