@@ -218,15 +218,15 @@ def played_file(path: str) -> str:
 
 def _extends_hint(written: str, target: str) -> str:
     """The hint of an `extends` that names no file: a file of the folder close to it, else
-    an installed rulebook close to it (written with `.rules`), else where paths start."""
+    an installed rulebook close to it (written with `.rules`), else where paths start. (An
+    installed rulebook of the very name, `.rules` optional, was found: `files.Library`.)"""
     near = _nearby_rules(target, default=None)
     if near is not None:
         return near
     above = _above(written, target)
     if above is not None:
         return above
-    base = written if written.endswith(".rules") else written + ".rules"
-    name = base if files.installed(base) else _closest_rulebook(written, files.installed_names())
+    name = _closest_rulebook(written, files.installed_names())
     if name is not None:
         return f'did you mean the installed rulebook: extends "{name}"?'
     return "the path is relative to the file that extends it"
