@@ -278,12 +278,11 @@ class Library:
             os.path.normpath(os.path.join(d, name))
             for d in (os.path.dirname(extending), *self.search) for name in names))
         found = [c for c in candidates if os.path.lexists(c) and self.allows(c)]
-        # `extends "house"` beside a folder house/ and a file house.rules means the file
-        for candidate in found:
-            if not os.path.isdir(candidate):
-                return candidate
-        if found:
-            return found[0]  # a directory: reading it says so (E420)
+        # `extends "house"` beside a folder house/ and a file house.rules means the file;
+        # a folder alone is read all the same, and reading it says so (E420)
+        preferred = [c for c in found if len(names) == 1 or not os.path.isdir(c)] or found
+        if preferred:
+            return preferred[0]
         if self.allows(here):
             return here  # missing: reading it says so (E401)
         # A link (or a directory that is one) inside an allowed directory, pointing out

@@ -608,7 +608,8 @@ def test_an_extends_without_its_suffix_searches_each_directory_in_turn(tmp_path)
     """In the extending file's directory, then each include path, then the installed
     rulebooks, the path as written comes first, then with `.rules` added: a nearer file of
     either name wins over the installed one; a folder of the name is passed over for the
-    file; a path that ends in `.rules` is only looked up as written."""
+    file; a path that ends in `.rules` is only looked up as written, and the first thing of
+    that name found is read, as before (a folder: E420)."""
     from rulelang.check import check_path
 
     board = (ROOT / "rulesets" / "classic_board.rules").read_text(encoding="utf-8")
@@ -636,6 +637,10 @@ def test_an_extends_without_its_suffix_searches_each_directory_in_turn(tmp_path)
     (tmp_path / "game" / "classic_1961").mkdir()
     folder = _rulebook(tmp_path / "game" / "folder.rules", "classic_1961")
     assert check_path(str(folder))[1] == []
+    (tmp_path / "game" / "lib.rules").mkdir()  # with `.rules`: as written, even a folder
+    _rulebook(shared / "lib.rules", CLASSIC)
+    folder = _rulebook(tmp_path / "game" / "lib_folder.rules", "lib.rules")
+    assert [d.code for d in check_path(str(folder), include_path=[str(shared)])[1]] == ["E420"]
     _rulebook(tmp_path / "game" / "doubled.rules.rules", CLASSIC)
     doubled = _rulebook(tmp_path / "game" / "with_suffix.rules", "doubled.rules")
     assert [d.code for d in check_path(str(doubled))[1]] == ["E401"]
