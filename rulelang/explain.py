@@ -188,8 +188,8 @@ def action_words(p) -> str:
 
 def agent(name: str) -> str | None:
     """What `rulelang explain` prints of a built-in agent (`default`, `own-turn`, `random`):
-    its class's documentation, or None if `name` is none of them."""
-    import inspect
+    what its class says it does (`Agent.about`), or None if `name` is none of them."""
+    import textwrap
 
     from rulelang.engine.agents import AGENTS
 
@@ -197,9 +197,9 @@ def agent(name: str) -> str | None:
     cls = AGENTS.get(key)
     if cls is None:
         return None
-    doc = inspect.getdoc(cls) or "a player the engine provides"
+    doc = textwrap.fill(cls.about or "A player the engine provides.", 90)
     return (f"agent '{key}': a built-in player (rulelang run --agents {key})\n\n"
-            f"{doc[0].upper()}{doc[1:]}\n\nThe built-in agents: {', '.join(AGENTS)} "
+            f"{doc}\n\nThe built-in agents: {', '.join(AGENTS)} "
             "(--agents a,b,c: one for each seat; --agents a: a at every seat).")
 
 
