@@ -68,7 +68,8 @@ def load(path: str, options=(), parameters=None, include_path=(),
     parameters maps a parameter's name to its value as written in a rules file or on the
     command line (`{"time_limit": "60"}`); it must be declared with `parameter` in the file.
     include_path: as for `check`. A rulebook reads only regular files of at most 16 MiB,
-    under its own directory, the include paths and the installed rulebooks (docs/language.md).
+    under its own directory, the include paths and the installed rulebooks (`rulelang explain
+    "The header"`).
     observe: compile every rule to count its firings in a game's tally (`rulelang.stats`);
     the games are the same.
     """

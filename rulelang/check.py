@@ -21,7 +21,7 @@ from rulelang.check_flow import Flow, doubles_dice, triples_dice
 from rulelang.check_holes import Holes
 from rulelang.check_tokens import check_themed
 from rulelang.diagnostics import (
-    Diagnostic, Diagnostics, RuleError, RuleErrors, diagnostic, limited,
+    Diagnostic, Diagnostics, RuleError, RuleErrors, by_position, diagnostic, limited,
 )
 from rulelang.vocab import SETTINGS, TYPES
 from rulelang.vocab.types import ENGINE_CAUSES
@@ -101,8 +101,8 @@ def check_path(path: str, options: Iterable[str] = (), overrides: Iterable[ast.S
         chain = load_chain(str(path), include_path, data, typed)
     except (RuleError, RuleErrors) as e:
         # a file read before the one that failed (the played file, before its parent) may
-        # have had mistakes of its own
-        return None, limited(typed + e.diagnostics)
+        # have had mistakes of its own, on lines before or after the one that failed
+        return None, limited(by_position(typed + e.diagnostics))
     return check_chain(chain, options, overrides, typed)
 
 
@@ -120,7 +120,7 @@ def check_chain(chain: list[ast.File], options: Iterable[str] = (),
     except RuleError as e:
         return None, [e.diagnostic]
     except RuleErrors as e:
-        return None, limited(e.diagnostics)
+        return None, limited(by_position(e.diagnostics, (f.path for f in chain)))
     # Where the parser reported a mistake the AST holds a placeholder: what the checker says
     # of a span overlapping it would repeat the mistake or follow from it.
     reported = [d.span for d in typed]
@@ -171,9 +171,7 @@ def check(program: ast.Program, history: list | None = None) -> list[Diagnostic]
 
 
 def _sorted(program: ast.Program, diags: list[Diagnostic]) -> list[Diagnostic]:
-    order = {f: i for i, f in enumerate(program.files)}
-    return sorted(diags, key=lambda d: (order.get(d.span.file, len(order)), d.span.file,
-                                        d.span.line, d.span.column, d.code))
+    return by_position(diags, program.files)
 
 
 _LEAVES = (ast.Span, ast.Text, ast.Name, ast.Count, ast.Percent, ast.Flag, ast.Word)

@@ -23,6 +23,7 @@ __all__ = [
     "Diagnostics",
     "RuleError",
     "RuleErrors",
+    "by_position",
     "json_safe",
     "limited",
     "printable",
@@ -259,6 +260,17 @@ class Diagnostics(list):
     def extend(self, items: Iterable[Diagnostic]) -> None:
         for d in items:
             self.append(d)
+
+
+def by_position(diags: Iterable[Diagnostic], files: Iterable[str] = ()) -> list[Diagnostic]:
+    """`diags` by file, then line, column and code; the files in the order of `files`, then
+    of their first diagnostic (the played file comes before the files it extends)."""
+    diags = list(diags)
+    order: dict[str, int] = {}
+    for f in [*files, *(d.span.file for d in diags)]:
+        order.setdefault(f, len(order))
+    return sorted(diags, key=lambda d: (order[d.span.file], d.span.line, d.span.column,
+                                        d.code))
 
 
 def limited(diags: list[Diagnostic]) -> list[Diagnostic]:

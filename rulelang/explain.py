@@ -1,6 +1,7 @@
-"""What `rulelang explain` prints: a diagnostic code's section of docs/errors.md, or a word of
+"""What `rulelang explain` prints: a diagnostic code's section of docs/errors.md, a word of
 the language (an event, condition, effect ... or a setting) from its declaration in
-`rulelang.vocab`.
+`rulelang.vocab`, or a built-in agent from its class (the sections of the language reference
+are rulelang.reference's).
 
 The package carries the page as `rulelang/errors.md` (a link to docs/errors.md in the
 source tree), so `rulelang explain` and the documentation can never disagree.
@@ -11,7 +12,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["explanation", "sections", "find", "describe"]
+from rulelang.reference import see
+
+__all__ = ["explanation", "sections", "find", "describe", "agent", "action_words"]
 
 _PAGE = Path(__file__).with_name("errors.md")
 _HEADING = re.compile(r"^## ([EW]\d{3})\b.*$", re.M)
@@ -72,13 +75,16 @@ def find(text: str) -> list:
     low = words.lower()
     if low in STRUCTURE:
         return [STRUCTURE[low]]
+    permission = False
     for prefix in ("a player may not ", "may not "):
         if low.startswith(prefix) and len(low) > len(prefix):
-            words = words[len(prefix):]
+            words, permission = words[len(prefix):], True
             break
     found = [p for p in vocab.PRIMITIVES
              if any(s.split(" [")[0] == words for s in vocab.shown_forms(p))]
-    return found or _containing(words) or _parsed(words)
+    found = found or _containing(words) or _parsed(words)
+    actions = [p for p in found if p.role == "action"]
+    return actions if permission and actions else found  # `may not buy`: the action alone
 
 
 class Structure(str):
@@ -91,24 +97,25 @@ _CHOICE = Structure(
     "option by ','); the agent picks one, the engine checks it and logs a `choice` event. A\n"
     "choice ends its line and holds no choice. Targets may be the player's choice too:\n"
     "`advance to a KIND of the player's choice` (rulelang explain advance_choice).\n"
-    "docs/language.md, Choices.")
+    f"More: {see('Choices')}.")
 _PERMISSION = Structure(
     "a player may not ACTION [if CONDITION | unless CONDITION] ...\n\n"
     "A permission: the engine refuses the action when the conditions hold (`if`) or fail\n"
     "(`unless`), after its own checks, and names the rule that refused it. The actions: build,\n"
     "sell, sell the group's buildings, mortgage, lift a mortgage, trade, trade a jail card,\n"
     "buy, bid, pay the fine before rolling, use a jail card (rulelang explain build, ...).\n"
-    "docs/language.md, Permissions.")
+    f"More: {see('Permissions')}.")
 _CONDITION = Structure(
     "when EVENT if CONDITION: ...   when EVENT unless CONDITION: ...\n\n"
     "A condition is a test (rulelang explain compare, in_jail, holds_group, ...) or tests\n"
     "joined: `not` binds tightest, then `and`, then `or`; parentheses group. `unless C` is\n"
     "`if not (C)`; several guards must all hold. `where CONDITION` narrows the spaces a move\n"
-    "may pick, its tests read on each candidate space. docs/language.md, Conditions.")
+    f"may pick, its tests read on each candidate space. More: {see('Conditions')}.")
 _ELSE = Structure(
     "advance to the next KIND [where CONDITION], else EFFECT\n\n"
     "The one effect after `, else` runs when no space qualifies; the effects after it on\n"
-    "the line run either way. docs/language.md, Moves by die and to the next space.")
+    "the line run either way.\n"
+    f"More: {see('Moves by die and to the next space that qualifies')}.")
 STRUCTURE = {
     **dict.fromkeys(("choose", "chooses", "choice", "the player chooses one"), _CHOICE),
     **dict.fromkeys(("permission", "permissions", "may", "may not", "a player may not"),
@@ -164,8 +171,36 @@ def suggestion(text: str) -> str | None:
         return None
     if name in vocab.SETTINGS:
         return f"did you mean the setting '{name}'?"
-    forms = vocab.shown_forms(vocab.BY_NAME[name])
+    p = vocab.BY_NAME[name]
+    if p.role == "action":
+        return f"did you mean 'a player may not {action_words(p)}'?"
+    forms = vocab.shown_forms(p)
     return f"did you mean '{forms[0].split(' [')[0]}' (rulelang explain {name})?"
+
+
+def action_words(p) -> str:
+    """The words of an action of a permission, as a rule writes them (`build`, `lift a
+    mortgage`), which `rulelang explain` finds."""
+    from rulelang import vocab
+
+    return vocab.shown_forms(p)[0].split(" [")[0]
+
+
+def agent(name: str) -> str | None:
+    """What `rulelang explain` prints of a built-in agent (`default`, `own-turn`, `random`):
+    what its class says it does (`Agent.about`), or None if `name` is none of them."""
+    import textwrap
+
+    from rulelang.engine.agents import AGENTS
+
+    key = name.strip().lower()
+    cls = AGENTS.get(key)
+    if cls is None:
+        return None
+    doc = textwrap.fill(cls.about or "A player the engine provides.", 90)
+    return (f"agent '{key}': a built-in player (rulelang run --agents {key})\n\n"
+            f"{doc}\n\nThe built-in agents: {', '.join(AGENTS)} "
+            "(--agents a,b,c: one for each seat; --agents a: a at every seat).")
 
 
 def _parsed(words: str) -> list:
@@ -224,11 +259,15 @@ def describe(item) -> str:
             lines.append(f"  at least {value(item.low)}")
         elif item.high is not None:
             lines.append(f"  at most {value(item.high)}")
-        lines.append(f"  set {item.name} = ...   (see docs/language.md, Settings)")
+        lines.append(f"  set {item.name} = ...   (more: {see('Settings')})")
         return "\n".join(lines)
     p = item
-    lines = [f"{p.name}: {_ROLE_NAMES[p.role]}"]
-    lines += [f"  {form}" for form in vocab.shown_forms(p)]
+    if p.role == "action":  # written only after `a player may not`: shown so, by its words
+        lines = [f"{action_words(p)}: {_ROLE_NAMES[p.role]}"]
+        lines += [f"  a player may not {form}" for form in vocab.shown_forms(p)]
+    else:
+        lines = [f"{p.name}: {_ROLE_NAMES[p.role]}"]
+        lines += [f"  {form}" for form in vocab.shown_forms(p)]
     lines += ["", f"{p.doc[0].upper()}{p.doc[1:]}."]
     if p.params:
         lines += ["", "Parameters:"]

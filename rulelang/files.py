@@ -8,8 +8,10 @@ the path as given) and everything under it, each include path (`--include-path D
 rulebooks installed with rulelang. The played file's real path (symbolic links resolved) must
 lie inside one of them. An `extends` path is looked up relative to the extending file, then in
 each include path in order, then in the installed rulebooks; the first file that exists and
-whose real path lies inside an allowed directory wins. A played path that does not exist
-names an installed rulebook if there is one under that relative path (`installed`).
+whose real path lies inside an allowed directory wins; a path without `.rules` is tried
+with it too, in each directory after the path as written. A played path that does not exist
+names an installed rulebook if there is one under that relative path, `.rules` optional
+(`installed_rulebook`).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from attrs import frozen
 from rulelang import ast
 from rulelang.diagnostics import RuleError
 
-__all__ = ["INSTALLED", "MAX_BYTES", "Library", "installed", "installed_names", "missing",
-           "read_rules", "read_stream", "source_text"]
+__all__ = ["INSTALLED", "MAX_BYTES", "Library", "installed", "installed_names",
+           "installed_rulebook", "missing", "read_rules", "read_stream", "source_text"]
 
 # The rulebooks shipped with rulelang: `rulelang/rulesets` is a link to the top-level
 # rulesets/ in a source tree, and a copy of it in an installed package.
@@ -179,6 +181,14 @@ def installed(path: str) -> str | None:
     return None
 
 
+def installed_rulebook(name: str) -> str | None:
+    """The installed rulebook `name` names, `.rules` optional (`classic_1961`), or None."""
+    found = installed(name)
+    if found is None and not name.endswith(".rules"):
+        found = installed(name + ".rules")
+    return found
+
+
 def installed_names() -> list[str]:
     """The relative paths of the installed rulebooks, as `installed` takes them."""
     root = Path(os.path.realpath(INSTALLED))
@@ -252,17 +262,27 @@ class Library:
 
     def find(self, ext: ast.Extends, extending: str) -> str:
         """The file an `extends` names, as a path to show (a missing one if the path lies
-        in an allowed directory, for E401); E419 at the extends path if it lies outside."""
+        in an allowed directory, for E401); E419 at the extends path if it lies outside.
+
+        A path without `.rules` names the file of that path, else the one with `.rules`
+        added, in each directory in turn (`extends "classic_1961"` is the installed
+        `classic_1961.rules` unless a file of either name is beside the extending file)."""
         written = ext.path.value
         span = ext.path.span
         if "\0" in written:
             raise RuleError("E401", _nul_message(written), span,
                             hint="remove the NUL character from the path")
         here = os.path.normpath(os.path.join(os.path.dirname(extending), written))
-        candidates = [here] + [os.path.normpath(os.path.join(d, written)) for d in self.search]
-        for candidate in dict.fromkeys(candidates):
-            if os.path.lexists(candidate) and self.allows(candidate):
-                return candidate
+        names = (written,) if written.endswith(".rules") else (written, written + ".rules")
+        candidates = list(dict.fromkeys(
+            os.path.normpath(os.path.join(d, name))
+            for d in (os.path.dirname(extending), *self.search) for name in names))
+        found = [c for c in candidates if os.path.lexists(c) and self.allows(c)]
+        # `extends "house"` beside a folder house/ and a file house.rules means the file;
+        # a folder alone is read all the same, and reading it says so (E420)
+        preferred = [c for c in found if len(names) == 1 or not os.path.isdir(c)] or found
+        if preferred:
+            return preferred[0]
         if self.allows(here):
             return here  # missing: reading it says so (E401)
         # A link (or a directory that is one) inside an allowed directory, pointing out
@@ -277,7 +297,7 @@ class Library:
 
     def _hint(self, written: str) -> str:
         name = os.path.basename(written)
-        if name and (INSTALLED / name).is_file():
+        if name and installed_rulebook(name) is not None:
             return f"the installed rulebook is found by its name alone: extends \"{name}\""
         includes = "".join(f", '{d}'" for d in self.search[:-1])
         return (f"a rulebook extends files under its own directory '{self.played}'{includes} "

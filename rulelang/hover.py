@@ -12,6 +12,7 @@ import re
 from rulelang import ast
 from rulelang.files import INSTALLED, source_text
 from rulelang.navigate import KEYWORDS, Analysis, Reference, definition, items_of
+from rulelang.reference import see
 
 __all__ = ["hover"]
 
@@ -25,7 +26,7 @@ def hover(analysis: Analysis, ref: Reference) -> str | None:
         return _fenced(explain.describe(ref.primitive))
     if ref.kind == "keyword":
         form, doc, section = KEYWORDS[ref.name]
-        return _fenced(form) + f"\n{doc[0].upper()}{doc[1:]}.\n\ndocs/language.md, {section}."
+        return _fenced(form) + f"\n{doc[0].upper()}{doc[1:]}.\n\nMore: {_code(see(section))}."
     if ref.kind == "setting":
         spec = vocab.SETTINGS.get(ref.name)
         if spec is None:

@@ -18,7 +18,7 @@ from attrs import frozen
 
 from rulelang import ast
 from rulelang.check import check_chain
-from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, limited
+from rulelang.diagnostics import Diagnostic, RuleError, RuleErrors, by_position, limited
 from rulelang.recover import without_comment
 from rulelang.resolve import load_chain, merge
 
@@ -120,7 +120,7 @@ def analyse(path: str, text: str, previous: Analysis | None = None,
     try:
         chain = load_chain(path, include_path, data, typed)
     except (RuleError, RuleErrors) as e:
-        diags = tuple(limited(typed + e.diagnostics))
+        diags = tuple(limited(by_position(typed + e.diagnostics)))
         if previous is not None and previous.file is not None:
             return attrs.evolve(previous, text=text, diagnostics=diags, stale=True)
         parents, program = _parents_of(path, text, include_path)

@@ -1492,9 +1492,23 @@ class _Builder(Transformer):
         span = self._span(meta)
         if len(options) < 2:
             self._error("E308", "a choice needs two options or more", span,
-                        hint="add '; OPTION' (e.g. '; nothing'), or drop 'the player chooses "
-                        "one:'")
+                        hint=self._one_option_hint(options[0]))
         return ast.Choice(options, tuple(t for _, t in ch), span)
+
+    def _one_option_hint(self, effects: tuple) -> str:
+        """E308's hint: for effects joined by ',' (one option), the choice of them written
+        with ';' between options."""
+        if len(effects) < 2:
+            return "add '; OPTION' (e.g. '; nothing'), or drop 'the player chooses one:'"
+        spans = [e.span for e in effects]
+        line = spans[0].line
+        if self._lines is None or any(s.line != line or s.end_line != line for s in spans):
+            written = "collect $50; advance to \"GO\""
+        else:
+            text = self._lines[line - self.offset - 1]
+            written = "; ".join(text[s.column - 1:s.end_column - 1] for s in spans)
+        return ("options are separated by ';', and ',' joins the effects of one option: "
+                f"the player chooses one: {written}")
 
     def choice_option(self, meta, ch):
         effects = self.effects(meta, ch)

@@ -156,8 +156,10 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
     """A token the grammar does not allow here; `label` names a matched example, if any;
     `rest`: the line from the token on, `before`: the line before it."""
     found = _found(kind, value)
+    literals = {lit for _, lit in expected if lit is not None}
     if label in LABELS:
         code, message, hint = LABELS[label]
+        hint = _condition_word_hint(value, before, rest, literals) or hint
         return RuleError(code, message.format(found=found), span, hint=hint)
     names = {n for n, _ in expected}
     if names == {"_INDENT"} and opener is not None:
@@ -181,8 +183,9 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
         close = difflib.get_close_matches(value, keywords, n=1, cutoff=0.6)
         if close:
             listed = f", expected {_describe(expected)}" if len(expected) <= 5 else ""
+            # `double sixes` is no misspelled `doubles`, which is any double
             return RuleError("E006", f"unknown keyword {found}{listed}", span,
-                             hint=f"did you mean '{close[0]}'?")
+                             hint=_one_roll_hint(before, rest) or f"did you mean '{close[0]}'?")
     if kind == "_NL" and ":" in {lit for _, lit in expected}:
         code, message, hint = LABELS["colon"]
         return RuleError(code, message.format(found=found), span, hint=hint)
@@ -190,7 +193,6 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
         return RuleError("E002", "unexpected indentation", span,
                          hint="only the lines of a block (after a line ending in ':') are "
                          "indented, all by the same amount")
-    literals = {lit for _, lit in expected if lit is not None}
     if "is" in literals and literals <= _AFTER_VALUE:
         # `if the dice total is 7 or 11`: a number after `or` starts a new comparison.
         return RuleError("E002", f"expected {_describe(expected)}, found {found}", span,
@@ -218,6 +220,10 @@ def _phrasing_hint(kind: str, value: str, before: str, rest: str,
     for m in _SEPARATED.finditer(line):
         if m.start() <= len(before) <= m.end():
             return f"write amounts without separators: ${m.group()[1:].replace(',', '')}"
+    hint = (_one_roll_hint(before, rest) or _laps_hint(before, rest)
+            or _condition_word_hint(value, before, rest, literals))
+    if hint is not None:
+        return hint
     if kind in ("INT", "MONEY") and _ROLLS.search(before):
         total = value.lstrip("$")
         return (f"the dice total is a condition of the throw: when a player rolls if the "
@@ -245,6 +251,118 @@ def _phrasing_hint(kind: str, value: str, before: str, rest: str,
         return ("a permission names a kind of property, not one space; for one space, test "
                 f"its kind, its price or its group (see the cookbook){example}")
     return None
+
+
+def _at(pattern: re.Pattern, before: str, rest: str) -> re.Match | None:
+    """The match of `pattern` in the line that holds the error's position (the end of
+    `before`), if any."""
+    line = before + rest
+    return next((m for m in pattern.finditer(line) if m.start() <= len(before) <= m.end()),
+                None)
+
+
+# Words of time that start a condition in English, and the keyword that says it here:
+# `may not build before the player has completed a lap` is `unless` it has.
+_CONDITION_WORDS = {"before": "unless", "until": "unless", "till": "unless",
+                    "after": "if", "once": "if", "when": "if", "while": "if"}
+_LAP = re.compile(r"^the[ \t]+(?:player|owner|partner)[ \t]+has[ \t]+(?:not[ \t]+)?completed"
+                  r"[ \t]+a[ \t]+lap$")
+
+
+def _condition_word_hint(value: str, before: str, rest: str, literals: set) -> str | None:
+    """`before the player has completed a lap` where a condition may start: the keyword that
+    says it (`unless`), with the condition written if it is the laps one, else an example."""
+    if not {"if", "unless"} <= literals:
+        return None
+    word, after = value.lower(), rest[len(value):]
+    last = re.search(r"\b(\w+)[ \t]+$", before)
+    if word not in _CONDITION_WORDS and last and last.group(1).lower() in _CONDITION_WORDS:
+        # `build after the ...`: the lexer took `after` for `a` and a name, and stopped at
+        # the word that follows
+        word, after, before = last.group(1).lower(), rest, before[:last.start()]
+    if word not in _CONDITION_WORDS:
+        return None
+    keyword = _CONDITION_WORDS[word]
+    condition = " ".join(re.split(r"[:#]", after, maxsplit=1)[0].split())
+    if _LAP.match(condition):
+        return (f"a condition starts with 'if' or 'unless': write '{keyword} {condition}'")
+    return (f"a condition starts with 'if' or 'unless' ('{word} ...' is '{keyword} ...'), "
+            f"e.g. {before.strip()} {keyword} the player has completed a lap")
+
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10}
+# `the player has completed 2 laps` (at least 2, at most 2 ...): a count of laps.
+_LAPS = re.compile(r"\bthe[ \t]+(player|owner|partner)[ \t]+has[ \t]+(not[ \t]+)?completed[ \t]+"
+                   r"(?:(at[ \t]+least|at[ \t]+most|more[ \t]+than|less[ \t]+than|exactly)"
+                   r"[ \t]+)?([0-9]+|" + "|".join(_NUMBERS) + r")[ \t]+laps?\b", re.I)
+# A comparison of the words, and its opposite (`has not completed 2 laps`: less than 2).
+_LAP_COMPARISONS = {None: ("is at least", "is less than"), "at least": ("is at least",
+                    "is less than"), "at most": ("is at most", "is more than"),
+                    "more than": ("is more than", "is at most"),
+                    "less than": ("is less than", "is at least"), "exactly": ("is", "is not")}
+
+
+def _laps_hint(before: str, rest: str) -> str | None:
+    """`the player has completed 2 laps`: the count of laps compared, `the player's laps is
+    at least 2` (one lap: `has completed a lap`)."""
+    m = _at(_LAPS, before, rest)
+    if m is None:
+        return None
+    who, negated, compared, number = m.groups()
+    n = int(number) if number.isdigit() else _NUMBERS[number.lower()]
+    compared = " ".join(compared.lower().split()) if compared else None
+    if n == 1 and compared is None:
+        return (f"one lap is written 'a lap': the {who} has {'not ' if negated else ''}"
+                "completed a lap")
+    comparison = _LAP_COMPARISONS[compared][1 if negated else 0]
+    return f"a number of laps is compared as a count: the {who}'s laps {comparison} {n}"
+
+
+_FACES = {"ones": 1, "aces": 1, "twos": 2, "deuces": 2, "threes": 3, "treys": 3,
+          "fours": 4, "fives": 5, "sixes": 6}
+_FACES.update({"ace": 1, "one": 1, "deuce": 2, "three": 3, "trey": 3, "four": 4, "five": 5,
+               "six": 6})
+_FACE = "|".join(_FACES) + r"|[1-6](?:'?s)?"
+# The throws an English speaker names: two values (`the dice show 6 and 5`), a particular
+# double (by its face, in words or digits; `doubles 3 times in a row` is a count), snake
+# eyes, boxcars.
+_ONE_ROLL = re.compile(
+    rf"\b(?:show|shows|rolls)[ \t]+(?P<pair>(?P<a>[1-6])[ \t]+and[ \t]+(?P<b>[1-6]))(?![\w$%])"
+    rf"|\b(?P<double>(?:a[ \t]+)?(?:doubles?|two|pair[ \t]+of)[ \t]+(?P<face>{_FACE}))"
+    r"(?![\w$%])(?![ \t]+times?\b)"
+    rf"|\b(?:show|shows|rolls)[ \t]+(?P<many>{_FACE})(?![\w$%])"
+    r"|\b(?P<snake>snake[ \t-]*eyes)\b|\b(?P<boxcars>box[ \t-]*cars)\b", re.I)
+
+
+def _face(word: str) -> int:
+    word = word.lower()
+    return int(word[0]) if word[0].isdigit() else _FACES[word]
+
+
+def _one_roll_hint(before: str, rest: str) -> str | None:
+    """A particular throw (`double sixes`, `snake eyes`, `6 and 5`): the test of the value
+    each die shows; `doubles` is any double."""
+    m = _at(_ONE_ROLL, before, rest)
+    if m is None:
+        return None
+    if m.group("pair"):
+        a, b, phrase = int(m.group("a")), int(m.group("b")), m.group("pair")
+    elif m.group("snake") or m.group("boxcars"):
+        phrase = m.group("snake") or m.group("boxcars")
+        a = b = 1 if m.group("snake") else 6
+    elif m.group("double"):
+        phrase = " ".join(m.group("double").split())
+        a = b = _face(m.group("face"))
+    elif m.group("many") and m.group("many").lower().endswith("s"):  # `sixes`, not `six`
+        phrase = m.group("many")
+        a = b = _face(phrase)
+    else:
+        return None  # `rolls 7`: a total, hinted as one
+    what = f"the throw {phrase}" if m.group("pair") else f"{phrase} ({a} and {b})"
+    any_double = "'doubles' is any double; " if "double" in phrase.lower() else ""
+    return (f"{any_double}for {what}, test the value each die shows: "
+            f"when a player rolls if the first die is {a} and the second die is {b}: ...")
 
 
 # The actions of a permission that name a kind of property (`a player may not buy a street`).

@@ -174,7 +174,7 @@ def load_chain(path: str, include_path: Iterable[str] = (),
             loop = chain[chain.index(seen[real]):]
             cycle = " -> ".join([f.path for f in loop] + [loop[0].path])
             hint = "a rulebook cannot extend itself, directly or not"
-            if len(loop) == 1 and files.installed(ext.path.value) is not None:
+            if len(loop) == 1 and files.installed_rulebook(ext.path.value) is not None:
                 hint = (f"a path is looked up beside the file first, so this file hides the "
                         f"installed rulebook '{ext.path.value}': give it another name")
             raise RuleError("E402", f"the rulebooks extend each other in a cycle: {cycle}",
@@ -205,9 +205,7 @@ def played_file(path: str) -> str:
     rulebook or file of the folder."""
     if not files.missing(path):
         return path
-    found = files.installed(path)
-    if found is None and not path.endswith(".rules"):
-        found = files.installed(path + ".rules")
+    found = files.installed_rulebook(path)
     if found is not None:
         return found
     name = _closest_rulebook(path, files.installed_names())
@@ -220,15 +218,15 @@ def played_file(path: str) -> str:
 
 def _extends_hint(written: str, target: str) -> str:
     """The hint of an `extends` that names no file: a file of the folder close to it, else
-    an installed rulebook close to it (written with `.rules`), else where paths start."""
+    an installed rulebook close to it (written with `.rules`), else where paths start. (An
+    installed rulebook of the very name, `.rules` optional, was found: `files.Library`.)"""
     near = _nearby_rules(target, default=None)
     if near is not None:
         return near
     above = _above(written, target)
     if above is not None:
         return above
-    base = written if written.endswith(".rules") else written + ".rules"
-    name = base if files.installed(base) else _closest_rulebook(written, files.installed_names())
+    name = _closest_rulebook(written, files.installed_names())
     if name is not None:
         return f'did you mean the installed rulebook: extends "{name}"?'
     return "the path is relative to the file that extends it"

@@ -354,6 +354,24 @@ def test_missing_and_cyclic_extends(tmp_path):
     assert d.code == "E402" and "b.rules -> " in d.message and len(d.notes) == 1
 
 
+def test_a_broken_chain_is_reported_by_position(tmp_path):
+    """When an `extends` cannot be read, the mistakes found before it come with it, by file
+    (the played file first) and line: in `rulelang check` and in an editor alike."""
+    from rulelang import navigate
+
+    _write(tmp_path, "parent.rules", 'rulebook "P"\nextends "nope"\n\nrule r:\n'
+           '  cite "p", "p"\n  when a player lands on "GO" collect $1\n')
+    text = ('rulebook "C"\nextends "parent"\n\nrule r:\n  cite "c", "c"\n'
+            '  when a player lands on "GO": move $3\n')
+    child = _write(tmp_path, "child.rules", text)
+    expected = [("child.rules", 6, "E205"), ("parent.rules", 2, "E401"),
+                ("parent.rules", 6, "E005")]
+    _, diags = check_path(child)
+    assert [(Path(d.span.file).name, d.span.line, d.code) for d in diags] == expected
+    edited = navigate.analyse(child, text).diagnostics
+    assert [(Path(d.span.file).name, d.span.line, d.code) for d in edited] == expected
+
+
 def test_a_parse_error_in_a_parent_is_reported_in_the_parent(tmp_path):
     """The span of an error in an extended file names that file."""
     _write(tmp_path, "parent.rules",

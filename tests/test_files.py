@@ -583,13 +583,67 @@ def test_without_a_writable_home_the_parser_is_built_in_memory(tmp_path):
 
 
 def test_an_extends_without_its_suffix_names_the_installed_rulebook(tmp_path):
+    """`extends "classic_1961"` plays the installed classic_1961.rules from anywhere, as
+    `rulelang run classic_1961` does (`house/no_auctions` too); a close name is E401 with a
+    hint naming the installed rulebook."""
     from rulelang.check import check_path
 
-    path = tmp_path / "e.rules"
-    path.write_text('rulebook "E"\nextends "classic_1961"\n', encoding="utf-8")
-    (d,) = check_path(str(path))[1]
+    for name in ("classic_1961", "house/no_auctions"):
+        path = _rulebook(tmp_path / "elsewhere" / "mine.rules", name)
+        program, diags = check_path(str(path))
+        assert diags == [] and program.files[1] == str(
+            Path(os.path.realpath(ROOT / "rulesets")) / f"{name}.rules"), name
+        assert _cli("check", "mine.rules", cwd=tmp_path / "elsewhere").returncode == 0
+    out = _rulebook(tmp_path / "elsewhere" / "out.rules", "../../../../../../../x/classic_1961")
+    (d,) = check_path(str(out))[1]
+    assert d.code == "E419" and d.hint == \
+        'the installed rulebook is found by its name alone: extends "classic_1961"'
+    typo = _rulebook(tmp_path / "elsewhere" / "typo.rules", "classic_1691")
+    (d,) = check_path(str(typo))[1]
     assert d.code == "E401" and d.hint == \
         'did you mean the installed rulebook: extends "classic_1961.rules"?'
+
+
+def test_an_extends_without_its_suffix_searches_each_directory_in_turn(tmp_path):
+    """In the extending file's directory, then each include path, then the installed
+    rulebooks, the path as written comes first, then with `.rules` added: a nearer file of
+    either name wins over the installed one; a folder of the name is passed over for the
+    file; a path that ends in `.rules` is only looked up as written, and the first thing of
+    that name found is read, as before (a folder: E420)."""
+    from rulelang.check import check_path
+
+    board = (ROOT / "rulesets" / "classic_board.rules").read_text(encoding="utf-8")
+    classic = (ROOT / "rulesets" / CLASSIC).read_text(encoding="utf-8")
+    near = tmp_path / "near"
+    _write(near / CLASSIC, classic)
+    _write(near / "classic_board.rules", board)
+    mine = _rulebook(near / "mine.rules", "classic_1961")
+    assert rulelang.load(str(mine)).files[1] == str(near / CLASSIC)
+    _rulebook(near / "parent.rules", CLASSIC)
+    _rulebook(near / "parent", "house/no_auctions")  # the path as written comes first
+    child = _rulebook(near / "child.rules", "parent")
+    assert rulelang.load(str(child)).files[1] == str(near / "parent")
+    shared = tmp_path / "shared"
+    _rulebook(shared / "base.rules", CLASSIC)
+    by_name = _rulebook(tmp_path / "game" / "by_name.rules", "base")
+    assert [d.code for d in check_path(str(by_name))[1]] == ["E401"]
+    program, diags = check_path(str(by_name), include_path=[str(shared)])
+    assert diags == [] and program.files[1] == str(shared / "base.rules")
+    _rulebook(shared / "base", "house/no_auctions")
+    nearer = _rulebook(tmp_path / "other" / "base.rules", CLASSIC)  # the directory comes first
+    other = _rulebook(tmp_path / "other" / "h.rules", "base")
+    program, diags = check_path(str(other), include_path=[str(shared)])
+    assert diags == [] and program.files[1] == str(nearer)
+    (tmp_path / "game" / "classic_1961").mkdir()
+    folder = _rulebook(tmp_path / "game" / "folder.rules", "classic_1961")
+    assert check_path(str(folder))[1] == []
+    (tmp_path / "game" / "lib.rules").mkdir()  # with `.rules`: as written, even a folder
+    _rulebook(shared / "lib.rules", CLASSIC)
+    folder = _rulebook(tmp_path / "game" / "lib_folder.rules", "lib.rules")
+    assert [d.code for d in check_path(str(folder), include_path=[str(shared)])[1]] == ["E420"]
+    _rulebook(tmp_path / "game" / "doubled.rules.rules", CLASSIC)
+    doubled = _rulebook(tmp_path / "game" / "with_suffix.rules", "doubled.rules")
+    assert [d.code for d in check_path(str(doubled))[1]] == ["E401"]
 
 
 def test_a_missing_rulebook_is_not_likened_to_an_unrelated_one(tmp_path, monkeypatch):
@@ -612,12 +666,13 @@ def test_a_missing_rulebook_is_not_likened_to_an_unrelated_one(tmp_path, monkeyp
 
 
 def test_a_file_named_like_the_installed_rulebook_it_extends(tmp_path):
-    """A local classic_1961.rules that extends "classic_1961.rules" extends itself: E402,
-    with a hint to rename it."""
+    """A local classic_1961.rules that extends "classic_1961.rules" (or "classic_1961")
+    extends itself: E402, with a hint to rename it."""
     from rulelang.check import check_path
 
-    mine = _rulebook(tmp_path / CLASSIC, CLASSIC)
-    (d,) = check_path(str(mine))[1]
-    assert d.code == "E402" and d.hint == (
-        "a path is looked up beside the file first, so this file hides the installed "
-        f"rulebook '{CLASSIC}': give it another name")
+    for written in (CLASSIC, "classic_1961"):
+        mine = _rulebook(tmp_path / CLASSIC, written)
+        (d,) = check_path(str(mine))[1]
+        assert d.code == "E402" and d.hint == (
+            "a path is looked up beside the file first, so this file hides the installed "
+            f"rulebook '{written}': give it another name")

@@ -305,11 +305,118 @@ def test_syntax_errors(text, code, line, column, hint):
     ('  a player may not build "Boardwalk"', "a player may not build if the space's price"),
     ('  a player may not buy a street if the space is "Boardwalk"',
      "a condition cannot name one space"),
+    ("  a player may not build before the player has completed a lap",
+     "a condition starts with 'if' or 'unless': write 'unless the player has completed a lap'"),
+    ("  a player may not buy a street after the player has completed a lap",
+     "write 'if the player has completed a lap'"),
+    ("  a player may not build until the player is in jail",
+     "('until ...' is 'unless ...'), e.g. a player may not build unless the player has "
+     "completed a lap"),
+    ("  a player may not build unless the player has completed 2 laps",
+     "the player's laps is at least 2"),
+    ("  a player may not build if the player has not completed three laps",
+     "the player's laps is less than 3"),
+    ("  a player may not build if the player has completed at least 4 laps",
+     "the player's laps is at least 4"),
+    ("  a player may not build if the player has completed more than 2 laps",
+     "the player's laps is more than 2"),
+    ("  a player may not build unless the player has completed 1 lap",
+     "one lap is written 'a lap': the player has completed a lap"),
+    ("  when a player rolls snake eyes: collect $5",
+     "for snake eyes (1 and 1), test the value each die shows: when a player rolls if the "
+     "first die is 1 and the second die is 1: ..."),
+    ("  when a player rolls if boxcars: collect $5",
+     "if the first die is 6 and the second die is 6"),
+    ("  when a player rolls if the dice show sixes: collect $5",
+     "for sixes (6 and 6)"),
+    ("  when a player rolls two fours: collect $5", "for two fours (4 and 4)"),
+    ("  when a player rolls if the dice show 6 and 5: collect $5",
+     "if the first die is 6 and the second die is 5"),
+    ("  when a player rolls 6 and 6: collect $5", "if the first die is 6 and the second die is 6"),
 ])
 def test_hints_for_a_beginner_s_phrasings(line, hint):
     """A phrasing the language does not have gets its E002 and a hint at the language's."""
     d = error(HEADER + f"rule r:\n{line}\n")
     assert d.code == "E002" and hint in (d.hint or ""), (d.message, d.hint)
+
+
+def test_a_particular_double_is_not_hinted_as_doubles():
+    """`double sixes` (a misspelled `doubles` for the parser) is hinted as the value each die
+    shows, since `doubles` is any double; a real misspelling still gets 'did you mean'."""
+    for line, hint in (
+            ("when a player rolls if the dice show double sixes", "'doubles' is any double; "
+             "for double sixes (6 and 6), test the value each die shows: when a player rolls "
+             "if the first die is 6 and the second die is 6: ..."),
+            ("when a player rolls double 3", "if the first die is 3 and the second die is 3"),
+            ("when a player rolls dubles", "did you mean 'doubles'?")):
+        d = error(HEADER + f"rule r:\n  {line}: collect $5\n")
+        assert d.code == "E006" and hint in d.hint, (d.message, d.hint)
+        assert ("did you mean" in d.hint) == hint.startswith("did you mean"), d.hint
+    d = error(HEADER + "rule r:\n  when a player rolls if the dice show doubles 3 times: "
+              "collect $5\n")
+    assert d.code == "E002" and d.hint is None
+
+
+def test_a_time_word_before_the_effects_is_hinted_as_a_condition():
+    """`when ... before the player has completed a lap:` is E005 with the condition's hint."""
+    d = error(HEADER + 'rule r:\n  when a player passes "GO" before the player has completed '
+              "a lap: collect $5\n")
+    assert (d.code, d.hint) == ("E005", "a condition starts with 'if' or 'unless': write "
+                                "'unless the player has completed a lap'")
+
+
+@pytest.mark.parametrize("line", [
+    "  a player may not build before the player has completed a lap",
+    "  a player may not build after the player has completed a lap",
+    "  a player may not build unless the player has completed 2 laps",
+    "  a player may not build unless the player has not completed 2 laps",
+    "  a player may not build unless the player has completed at most 2 laps",
+    "  a player may not build unless the player has completed less than 2 laps",
+    "  a player may not build unless the player has completed exactly 2 laps",
+    "  a player may not build unless the player has not completed exactly 2 laps",
+    "  a player may not build unless the owner has completed 1 lap",
+    "  a player may not build unless the player has not completed 1 lap",
+])
+def test_a_hinted_condition_on_laps_parses(line):
+    """The condition a laps hint writes is one the language has: put in place of the
+    slip's, the line parses."""
+    d = error(HEADER + f"rule r:\n{line}\n")
+    written = d.hint.split(": ", 1)[1].removeprefix("write ").strip("'")
+    head = line.split(" the player has" if " the player has" in line else " the owner has")[0]
+    head = head.rsplit(" ", 1)[0]  # the action, without the word that starts the condition
+    if not written.startswith(("if ", "unless ")):
+        written = "if " + written
+    items(f"rule r:\n{head} {written}\n")
+
+
+@pytest.mark.parametrize("line", [
+    "  when a player rolls snake eyes: collect $5",
+    "  when a player rolls if the dice show double sixes: collect $5",
+    "  when a player rolls if the dice show 6 and 5: collect $5",
+])
+def test_a_hinted_test_of_one_roll_parses(line):
+    """The rule a one-roll hint writes parses, its `...` standing for the effects."""
+    d = error(HEADER + f"rule r:\n{line}\n")
+    written = d.hint[d.hint.index("when a player rolls"):].replace("...", "collect $5")
+    items(f"rule r:\n  {written}\n")
+
+
+def test_a_choice_of_effects_joined_by_commas_is_hinted_with_semicolons():
+    """E308 for one option of several effects says that ';' separates options, and writes
+    the options apart, also in a file long enough to be parsed in chunks; one effect alone
+    keeps the general hint."""
+    line = '  when a player lands on "GO": the player chooses one: collect $50, advance to "GO"\n'
+    filler = "".join(f"rule r{i}:\n  when a player lands on \"GO\": collect ${i}\n"
+                     for i in range(300))
+    for before in ("", filler):
+        d = error(HEADER + before + "rule last:\n" + line)
+        assert d.code == "E308" and d.hint == (
+            "options are separated by ';', and ',' joins the effects of one option: the player "
+            'chooses one: collect $50; advance to "GO"'), d.hint
+    assert len(filler) > 8 * 1024  # more than one chunk
+    d = error(HEADER + 'rule r:\n  when a player lands on "GO": the player chooses one: '
+              "collect $50\n")
+    assert d.code == "E308" and d.hint.startswith("add '; OPTION'")
 
 
 def test_an_amount_with_a_separator_is_hinted_in_a_setting():

@@ -290,13 +290,13 @@ def test_explain_finds_a_primitive_by_part_of_its_form(words, names):
 @pytest.mark.parametrize("words", ["choose", "permission", "unless", "else"])
 def test_explain_tells_the_words_of_the_structure(words):
     """A choice, a permission, a condition's joints and `else` have no primitive of their
-    own: explain says what they are and where the docs tell more."""
+    own: explain says what they are and which section of the reference tells more."""
     from click.testing import CliRunner
 
     from rulelang_cli.main import main
 
     result = CliRunner().invoke(main, ["explain", words])
-    assert result.exit_code == 0 and "docs/language.md" in result.output
+    assert result.exit_code == 0 and "More: rulelang explain " in result.output
 
 
 def test_explain_refuses_what_is_neither_a_code_nor_a_word():
@@ -441,4 +441,4 @@ def test_explain_knows_the_words_of_a_files_structure(word, form):
 
     result = CliRunner().invoke(main, ["explain", word])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(form) and "docs/language.md" in result.output
+    assert result.output.startswith(form) and "(more: rulelang explain " in result.output

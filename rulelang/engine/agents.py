@@ -27,6 +27,9 @@ class Agent:
 
     # class constants (ClassVar: a compiled agent must not make them fields of each instance)
     name: ClassVar[str] = "agent"
+    # what the agent does, in a sentence or two (`rulelang explain NAME`; a compiled class
+    # keeps no docstring)
+    about: ClassVar[str] = ""
     unsaved: ClassVar[tuple[str, ...]] = ()  # attributes seat_at derives: a save skips them
     attentive: ClassVar[bool] = True  # claims rent at all
     claim_delay: ClassVar[int] = 0  # players who roll before it claims (rent_claim_window)
@@ -159,8 +162,13 @@ def _wants(game: Game, seat: int, pos: int) -> float:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultAgent(Agent):
-    """Plays like a sensible person: keeps a reserve, buys, bids up to a value, builds evenly
-    on whole groups, trades to complete groups, and mortgages to pay."""
+    """The `default` agent: `about` says how it plays."""
+
+    about: ClassVar[str] = (
+        "Plays like a sensible person: keeps a reserve, buys, bids up to a value, builds "
+        "evenly on whole groups, trades to complete groups, and mortgages to pay; between "
+        "other players' turns it builds and lifts with the cash it received, and a prisoner "
+        "about to play may offer to buy a \"Get Out of Jail Free\" card.")
 
     name: ClassVar[str] = "default"
 
@@ -510,12 +518,15 @@ class DefaultAgent(Agent):
         best, best_gain = None, 0
         for g in full:
             members = game._groups[g]
-            # evenly: only the lots with the fewest buildings may take the next one
+            # evenly: only the lots with the fewest buildings may take the next one (the
+            # first of them; none is below an empty lot)
             low, lot = hotel_level, -1
             for q in members:
                 here = hotel_level if hotels[q] else houses[q]
                 if here < low:
                     low, lot = here, q
+                    if not here:
+                        break
             if lot < 0:
                 continue
             cost, gain, hotel = steps[lot][low]
@@ -654,9 +665,12 @@ class DefaultAgent(Agent):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RandomAgent(Agent):
-    """A random legal answer to every question, from a generator seeded by the game."""
+    """The `random` agent: `about` says how it plays."""
 
     name: ClassVar[str] = "random"
+    about: ClassVar[str] = (
+        "A random legal answer to every question, from a generator seeded by the game seed "
+        "and the seat; it acts between turns now and then.")
 
     def __init__(self):
         self.rng = random.Random(0)
@@ -778,12 +792,15 @@ class RandomAgent(Agent):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class OwnTurnAgent(DefaultAgent):
-    """The default agent that acts on its own turn only, as many families play: it never
-    builds, sells, mortgages, lifts or trades between other players' turns, nor buys a "Get
-    Out of Jail Free" card before its own. Beside `default`, what acting out of turn changes;
-    it still answers what the game asks of it at any time (bids, trades offered, a debt)."""
+    """The `own-turn` agent: `about` says how it plays."""
 
     name: ClassVar[str] = "own-turn"
+    about: ClassVar[str] = (
+        "The default agent that acts on its own turn only, as many families play: it never "
+        "builds, sells, mortgages, lifts or trades between other players' turns, nor buys a "
+        "\"Get Out of Jail Free\" card before its own. Beside `default`, what acting out of "
+        "turn changes; it still answers what the game asks of it at any time (bids, trades "
+        "offered, a debt).")
 
     def between(self, game: Game, seat: int):
         # it passes, and promises to pass whatever it holds: the game asks it again only in
