@@ -154,7 +154,7 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
                      label: str | None, opener: Opener = None, rest: str = "",
                      before: str = "", all_keywords: frozenset[str] = frozenset()) -> RuleError:
     """A token the grammar does not allow here; `label` names a matched example, if any;
-    `rest`: the line from the token on, `before`: the line before it; `keywords`: every
+    `rest`: the line from the token on, `before`: the line before it; `all_keywords`: every
     keyword of the language (one found out of place is no misspelling)."""
     found = _found(kind, value)
     literals = {lit for _, lit in expected if lit is not None}
