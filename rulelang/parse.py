@@ -83,6 +83,11 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+    # Every state's lexer (Lark's and ours) tries NAME, so a word is always lexed whole: a
+    # keyword never matches the start of a longer word (`a` in `at`, `after`). A word that is
+    # a keyword of the state becomes that keyword (Lark folds the keywords a NAME matches
+    # into it); any other word is a NAME the parser rejects with the state's expectations.
+    always_accept = ("_NL", "NAME")
     path = "<string>"  # set by parse_text, for the spans of E004
     offset = 0  # lines of the file before the chunk being parsed
 
@@ -725,6 +730,9 @@ def tokens(text: str, path: str) -> list[Lexeme]:
                                   last.column or 1))
             session.feed_eof(last)
         except UnexpectedInput as e:
+            if isinstance(e, UnexpectedToken) and e.interactive_parser is None:
+                # as Lark's parse gives it: what the parser accepts where it stopped
+                e.interactive_parser = session
             _raise(shift(_syntax_error(e, chunk, path, parser).diagnostic, offset))
         finally:
             _indenter.offset = 0
@@ -851,7 +859,14 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str, parser: Lark) -> Rul
     rest = lines[span.line - 1][span.column - 1:] if 1 <= span.line <= len(lines) else ""
     before = lines[span.line - 1][:span.column - 1] if 1 <= span.line <= len(lines) else ""
     return parse_errors.unexpected_token(token.type, str(token), span, expected, label,
-                                         _opener(text, span.line), rest, before)
+                                         _opener(text, span.line), rest, before,
+                                         _keywords(parser))
+
+
+def _keywords(parser: Lark) -> frozenset[str]:
+    """The keywords of the language (the words among the grammar's literals)."""
+    return frozenset(t.pattern.value for t in parser.terminals
+                     if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
 
 def _opener(text: str, line: int) -> tuple[int, str] | None:

@@ -152,9 +152,10 @@ Opener = "tuple[int, str] | None"  # (line, text) of the line ending in ':' just
 
 def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
                      label: str | None, opener: Opener = None, rest: str = "",
-                     before: str = "") -> RuleError:
+                     before: str = "", all_keywords: frozenset[str] = frozenset()) -> RuleError:
     """A token the grammar does not allow here; `label` names a matched example, if any;
-    `rest`: the line from the token on, `before`: the line before it."""
+    `rest`: the line from the token on, `before`: the line before it; `all_keywords`: every
+    keyword of the language (one found out of place is no misspelling)."""
     found = _found(kind, value)
     literals = {lit for _, lit in expected if lit is not None}
     if label in LABELS:
@@ -179,7 +180,7 @@ def unexpected_token(kind: str, value: str, span: Span, expected: Expected,
         return RuleError("E012", f"expected a name in double quotes, found {found}", span,
                          hint=f'write "{_quoted_words(value, rest)}"' if kind == "NAME"
                          else None)
-    if is_word and keywords:
+    if is_word and keywords and value not in all_keywords:
         close = difflib.get_close_matches(value, keywords, n=1, cutoff=0.6)
         if close:
             listed = f", expected {_describe(expected)}" if len(expected) <= 5 else ""
@@ -275,11 +276,6 @@ def _condition_word_hint(value: str, before: str, rest: str, literals: set) -> s
     if not {"if", "unless"} <= literals:
         return None
     word, after = value.lower(), rest[len(value):]
-    last = re.search(r"\b(\w+)[ \t]+$", before)
-    if word not in _CONDITION_WORDS and last and last.group(1).lower() in _CONDITION_WORDS:
-        # `build after the ...`: the lexer took `after` for `a` and a name, and stopped at
-        # the word that follows
-        word, after, before = last.group(1).lower(), rest, before[:last.start()]
     if word not in _CONDITION_WORDS:
         return None
     keyword = _CONDITION_WORDS[word]

@@ -565,3 +565,86 @@ def test_the_lexer_of_each_state_gives_larks_tokens(monkeypatch, hot):
     texts = _texts() if hot in (None, 10**9) else _texts()[::4]
     for text in texts:
         assert _outcome(ours, text) == _outcome(larks, text), text[:80]
+
+
+def _next_token(lexer, text: str):
+    """The first token one state's lexer reads in `text`."""
+    try:
+        from lark.utils import TextSlice  # Lark 1.3 lexes a slice of the text
+    except ImportError:
+        slice_ = text
+    else:
+        slice_ = TextSlice(text, 0, len(text))
+    return lexer.next_token(parse_module.lark.lexer.LexerState(slice_))
+
+
+@pytest.mark.parametrize("larks", [False, True], ids=["ours", "larks"])
+def test_no_state_lexes_a_keyword_at_the_start_of_a_longer_word(larks):
+    """In every parser state, a keyword of letters followed by a letter, a digit or '_' (what
+    a NAME may hold) is not that keyword: the whole word is one token, in both lexers."""
+    parser = _larks_parser() if larks else parse_module._build_parser()
+    lexers = parser.parser.lexer.lexer.lexers
+    keywords = parse_module._keywords(parser)
+    checked = 0
+    for state, actions in parser.parser.parser.parser.parse_table.states.items():
+        for name in actions:
+            literal = parse_module._literal(parser, name)
+            if literal not in keywords:
+                continue
+            for word in (literal + "s", literal + "9", literal + "_"):
+                token = _next_token(lexers[state], word + " ")
+                assert str(token) == word, (state, name, token.type, str(token))
+                checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("line, code, word, hint", [
+    ("  a player may not build unless the player has completed at least 2 laps", "E002",
+     "at", "the player's laps is at least 2"),
+    ("  a player may not build after the player has completed a lap", "E002", "after",
+     "write 'if the player has completed a lap'"),
+    ('  when a player lands on "GO" if theplayer is in jail: collect $5', "E002", "theplayer",
+     None),
+    ('  when a player lands on "GO": pay 10 timesthe dice total', "E006", "timesthe",
+     "did you mean 'times'?"),
+    ('  when a player lands on "GO" if the player is in jailhouse: collect $5', "E006",
+     "jailhouse", "did you mean 'jail'?"),
+    ('  when a player lands on "GO" if the player is in jail and_more: collect $5', "E005",
+     "and_more", None),
+    ('  when a player lands on "GO" if the player is in jail or2: collect $5', "E005", "or2",
+     None),
+])
+def test_an_unexpected_word_is_reported_whole(line, code, word, hint):
+    """A word that starts with a keyword the parser expects is that word, reported whole at its
+    own column (never the keyword and the rest of the word, nor read as the two)."""
+    d = error(HEADER + f"rule r:\n{line}\n")
+    column = line.index(f" {word}") + 2
+    assert (d.code, d.span.line, d.span.column, d.span.end_column) == \
+        (code, 3, column, column + len(word)), d.message
+    assert f"'{word}'" in d.message
+    if hint is not None:
+        assert hint in d.hint
+
+
+@pytest.mark.parametrize("line", [
+    "  when a player rolls 7: collect $5",
+    "  when a player rolls if the dice show double sixes: collect $5",
+    "  a player may not build after the player has completed a lap",
+])
+def test_tokens_of_a_text_that_does_not_parse_raise_parse_text_s_error(line):
+    """`tokens` of a text that does not parse raises the diagnostic `parse_text` raises, with
+    what the parser accepts where it stopped."""
+    text = HEADER + f"rule r:\n{line}\n"
+    with pytest.raises(RuleError) as e:
+        parse_module.tokens(text, "t.rules")
+    assert e.value.diagnostic == error(text)
+
+
+def test_a_keyword_out_of_place_is_no_misspelling():
+    """A keyword of the language where another is expected is E002 with what was expected
+    (`at` where `a` is), not E006 'unknown keyword' with a close keyword."""
+    d = error(HEADER + "rule r:\n  a player may not build unless the player has completed at "
+              "least 2 laps\n")
+    assert (d.code, d.span.column, d.message) == ("E002", 58, "expected 'a', found 'at'")
+    d = error(HEADER + 'rule r:\n  when a player lands on "GO": pay $50 to them\n')
+    assert d.code == "E002" and d.message.endswith("found 'to'"), d.message
