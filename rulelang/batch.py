@@ -285,3 +285,14 @@ def agent_names(agents: Sequence[str] | str) -> tuple[str, ...]:
     if isinstance(agents, str):
         return tuple(a.strip() for a in agents.split(",") if a.strip())
     return tuple(agents)
+
+
+def seated(agents: Sequence | str, players: int) -> tuple:
+    """The agent of each seat: one name (or agent) for every seat, or one per seat as given
+    (`a,b,c` or a list); ValueError for another count."""
+    spec = agent_names(agents)
+    if len(spec) == 1:
+        spec = spec * players
+    if len(spec) != players:
+        raise ValueError(f"{len(spec)} agents for {players} players: give one, or one per seat")
+    return spec

@@ -10,6 +10,7 @@ source tree), so `rulelang explain` and the documentation can never disagree.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from rulelang.reference import see
@@ -101,9 +102,8 @@ _CHOICE = Structure(
 _PERMISSION = Structure(
     "a player may not ACTION [if CONDITION | unless CONDITION] ...\n\n"
     "A permission: the engine refuses the action when the conditions hold (`if`) or fail\n"
-    "(`unless`), after its own checks, and names the rule that refused it. The actions: build,\n"
-    "sell, sell the group's buildings, mortgage, lift a mortgage, trade, trade a jail card,\n"
-    "buy, bid, pay the fine before rolling, use a jail card (rulelang explain build, ...).\n"
+    "(`unless`), after its own checks, and names the rule that refused it. The actions:\n"
+    "{actions} (rulelang explain build, ...).\n"
     f"More: {see('Permissions')}.")
 _CONDITION = Structure(
     "when EVENT if CONDITION: ...   when EVENT unless CONDITION: ...\n\n"
@@ -174,13 +174,12 @@ def suggestion(text: str) -> str | None:
     p = vocab.BY_NAME[name]
     if p.role == "action":
         return f"did you mean 'a player may not {action_words(p)}'?"
-    forms = vocab.shown_forms(p)
-    return f"did you mean '{forms[0].split(' [')[0]}' (rulelang explain {name})?"
+    return f"did you mean '{action_words(p)}' (rulelang explain {name})?"
 
 
 def action_words(p) -> str:
-    """The words of an action of a permission, as a rule writes them (`build`, `lift a
-    mortgage`), which `rulelang explain` finds."""
+    """The words of a primitive's first form without its optional parts, as a rule writes
+    them (an action: `build`, `lift a mortgage`), which `rulelang explain` finds."""
     from rulelang import vocab
 
     return vocab.shown_forms(p)[0].split(" [")[0]
@@ -189,8 +188,6 @@ def action_words(p) -> str:
 def agent(name: str) -> str | None:
     """What `rulelang explain` prints of a built-in agent (`default`, `own-turn`, `random`):
     what its class says it does (`Agent.about`), or None if `name` is none of them."""
-    import textwrap
-
     from rulelang.engine.agents import AGENTS
 
     key = name.strip().lower()
@@ -235,6 +232,9 @@ def describe(item) -> str:
     from rulelang import vocab
 
     if isinstance(item, Structure):
+        if item is _PERMISSION:  # the actions as the vocabulary declares them
+            words = ", ".join(action_words(p) for p in vocab.PRIMITIVES if p.role == "action")
+            return str(item).replace("{actions}", textwrap.fill(words, 90))
         return str(item)
 
     if isinstance(item, vocab.SettingSpec):

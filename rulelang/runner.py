@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 from attrs import asdict, frozen
 
-from .batch import AgentFailure, BatchSpec, Interrupted, agent_names, play_batch
+from .batch import AgentFailure, BatchSpec, Interrupted, agent_names, play_batch, seated
 from .engine.actions import IllegalAction
 from .engine.agents import AGENTS, Agent
 from .engine import endings
@@ -108,15 +108,8 @@ def make_agents(spec: Sequence[str | Agent] | str, players: int) -> list[Agent]:
 
     One name seats that agent everywhere; otherwise give exactly one per seat.
     """
-    if isinstance(spec, str):
-        spec = [s.strip() for s in spec.split(",") if s.strip()]
-    spec = list(spec)
-    if len(spec) == 1:
-        spec = spec * players
-    if len(spec) != players:
-        raise ValueError(f"{len(spec)} agents for {players} players: give one, or one per seat")
     out = []
-    for item in spec:
+    for item in seated(spec, players):
         if isinstance(item, str):
             cls = agent_class(item)
             try:

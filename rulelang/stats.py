@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from attrs import frozen
 
-from .batch import GameRecord
+from .batch import GameRecord, seated
 
 __all__ = ["Interval", "Share", "Spread", "Report", "summarise", "Comparison", "compare",
            "Z95"]
@@ -298,16 +298,11 @@ def _r(x: float) -> float:
 # ------------------------------------------------------------------ one batch
 
 
-def seat_agents(agents: Sequence[str], players: int) -> tuple[str, ...]:
-    """The agent of each seat: one name for every seat, or one per seat."""
-    return tuple(agents) * players if len(agents) == 1 else tuple(agents)
-
-
 def wins_by_agent(wins_seat: Sequence[int], games: int, agents: Sequence[str],
                   players: int) -> tuple[AgentWins, ...]:
     """Per agent, in the order of its first seat, the games its seats won; () when every
     seat has the same agent."""
-    seats = seat_agents(agents, players)
+    seats = seated(agents, players)
     names = tuple(dict.fromkeys(seats))
     if len(names) < 2:
         return ()

@@ -193,3 +193,14 @@ def test_a_built_wheel_holds_the_pages(tmp_path):
     (wheel,) = tmp_path.glob("rulelang-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {"rulelang/errors.md", "rulelang/language.md"} <= set(names)
+
+
+def test_the_permission_lists_every_declared_action():
+    """`explain permission` names the actions as the vocabulary declares them, every one."""
+    from rulelang import vocab
+
+    text = " ".join(_explain("permission").output.split())
+    actions = [p for p in vocab.PRIMITIVES if p.role == "action"]
+    assert actions
+    for p in actions:
+        assert explain.action_words(p) in text, p.name

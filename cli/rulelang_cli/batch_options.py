@@ -83,16 +83,21 @@ def check_batch(file, games, seed, players, agents, rulebook) -> None:
 def check_seats(rulebook, players, agents, where: str = "") -> None:
     """A player count the rulebook does not allow, an agent that cannot be made: usage
     errors (`where` starts the first message: the file, when there are several)."""
-    from rulelang.runner import make_agents
-
     low, high = rulebook.settings.players
     if not low <= players <= high:
         raise click.BadParameter(f"{where}this rulebook is for {low} to {high} players",
                                  param_hint="--players")
+    check_agents(agents, players)
+
+
+def check_agents(agents, players: int, option: str = "--agents") -> None:
+    """Agents that cannot be made for `players` seats: a usage error of `option`."""
+    from rulelang.runner import make_agents
+
     try:
         make_agents(agents, players)
     except ValueError as err:
-        raise click.BadParameter(printable(str(err)), param_hint="--agents") from None
+        raise click.BadParameter(printable(str(err)), param_hint=option) from None
 
 
 def check_dask(dask) -> None:

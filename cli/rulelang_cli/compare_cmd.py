@@ -10,7 +10,7 @@ import click
 
 from rulelang.diagnostics import json_safe, printable
 
-from .batch_options import batch_options, check_dask, play_files, plot_paths
+from .batch_options import batch_options, check_agents, check_dask, play_files, plot_paths
 from .main import short_help
 from .options import INTERRUPTED
 from .stats_cmd import _console, pct, summarise_file
@@ -42,7 +42,6 @@ def compare(file_a, file_b, show_all, b_agents, games, players, seed, max_turns,
     errors, 2 a mistake of the command line, 130 stopped by Ctrl-C.
     """
     from rulelang.batch import agent_names
-    from rulelang.runner import make_agents
     from rulelang.show import describe
     from rulelang.stats import Change, compare as compare_records, structural
 
@@ -52,10 +51,7 @@ def compare(file_a, file_b, show_all, b_agents, games, players, seed, max_turns,
                                    "against itself with other agents")
         file_b = file_a
     if b_agents is not None:
-        try:
-            make_agents(b_agents, players)
-        except ValueError as err:
-            raise click.BadParameter(printable(str(err)), param_hint="--b-agents") from None
+        check_agents(b_agents, players, "--b-agents")
     check_dask(dask)
     inputs = {file_a: "the rulebook A", file_b: "the rulebook B"}
     pictures = plot_paths(plot, PICTURES, inputs, force)
